@@ -1,0 +1,55 @@
+package io.lodestar.kv;
+
+import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.feed.ChangeListener;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The replicated key-value store every durable thing in Lodestar lives in.
+ *
+ * <p>Writes may be issued on any node: a follower forwards them to the leader. A write's future
+ * completes with the {@link WriteResult} once the command is committed on a majority and applied
+ * on this node (so a read on this node sees it), or fails with a {@link KvException}: {@link
+ * InvalidRequestException} (nothing proposed), {@link NoLeaderException} (no leader within the
+ * request timeout, nothing committed), {@link StoreUnavailableException} (refused, nothing
+ * committed) or {@link WriteOutcomeUnknownException} (may or may not commit). A failed compare is
+ * a result ({@code succeeded() == false}), not an error. Futures complete on a store thread:
+ * dependent stages must not block.
+ *
+ * <p>Reads are served from this node's replica and may lag the leader; call {@link
+ * #linearizable()} first for a read that reflects every write acknowledged before the call.
+ */
+public interface KvStore extends AutoCloseable {
+
+    CompletableFuture<WriteResult> write(Command command);
+
+    /** This node's current value of the key, or null. */
+    KvEntry get(String keyspace, byte[] key);
+
+    /** This node's entries whose key starts with {@code prefix}, in key order, at most {@code limit}. */
+    List<KvEntry> scan(String keyspace, byte[] prefix, int limit);
+
+    /**
+     * Completes once this node has applied everything committed when the call was made
+     * (Raft ReadIndex, confirmed by the leader's quorum): local reads after it are linearizable.
+     */
+    CompletableFuture<Void> linearizable();
+
+    /** This node's store revision. */
+    long revision();
+
+    /** Subscribes to this node's change feed; close the result to unsubscribe. */
+    AutoCloseable subscribe(ChangeListener listener, int capacity);
+
+    Readiness readiness();
+
+    ClusterView cluster();
+
+    /** Hands leadership over if this node leads a group of several, then stops. */
+    @Override
+    void close();
+}

@@ -1,0 +1,22 @@
+package io.lodestar.kv;
+
+/**
+ * The write was handed to a leader but no outcome arrived: it timed out, or the leader lost its
+ * leadership before it committed. It may still be committed later; read before retrying.
+ */
+public final class WriteOutcomeUnknownException extends KvException {
+    private static final long serialVersionUID = 1L;
+
+    public WriteOutcomeUnknownException(String message) {
+        super(message);
+    }
+
+    public WriteOutcomeUnknownException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    @Override
+    public boolean outcomeUnknown() {
+        return true;
+    }
+}

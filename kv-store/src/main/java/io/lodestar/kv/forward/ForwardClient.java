@@ -1,0 +1,115 @@
+package io.lodestar.kv.forward;
+
+import com.alipay.sofa.jraft.entity.PeerId;
+import com.alipay.sofa.jraft.error.InvokeTimeoutException;
+import com.alipay.sofa.jraft.option.RpcOptions;
+import com.alipay.sofa.jraft.rpc.InvokeCallback;
+import com.alipay.sofa.jraft.rpc.RpcClient;
+import com.alipay.sofa.jraft.util.Endpoint;
+import com.alipay.sofa.jraft.util.RpcFactoryHelper;
+import io.lodestar.kv.NoLeaderException;
+import io.lodestar.kv.NotLeaderException;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.WriteOutcomeUnknownException;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.WriteResult;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends requests on the node-to-node channel and turns replies into outcomes: a write either
+ * completes with its result or fails with a typed {@link io.lodestar.kv.KvException} that says
+ * whether it may have been applied.
+ */
+public final class ForwardClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ForwardClient.class);
+
+    private final FrameCodec codec;
+    private final String self;
+    private final RpcClient rpc;
+
+    public ForwardClient(byte[] clusterSecret, String self) {
+        ForwardServer.registerSerializer();
+        this.codec = new FrameCodec(clusterSecret);
+        this.self = self;
+        this.rpc = RpcFactoryHelper.rpcFactory().createRpcClient();
+        this.rpc.init(new RpcOptions());
+    }
+
+    /**
+     * Forwards {@code command} to {@code leader}. Fails with {@link NotLeaderException} (nothing
+     * proposed; retry elsewhere), {@link NoLeaderException} (unreachable, nothing sent),
+     * {@link WriteOutcomeUnknownException} or {@link StoreUnavailableException}.
+     */
+    public CompletableFuture<WriteResult> write(String leader, Command command, long timeoutMillis) {
+        return send(leader, ForwardRequest.WRITE, command, timeoutMillis).thenApply(reply -> {
+            switch (reply.status()) {
+                case ForwardReply.OK:
+                    return reply.result();
+                case ForwardReply.NOT_LEADER:
+                    throw new NotLeaderException(reply.leader());
+                case ForwardReply.UNKNOWN:
+                    throw new WriteOutcomeUnknownException("leader " + leader + ": " + reply.message());
+                default:
+                    throw new StoreUnavailableException("leader " + leader + " refused the write: " + reply.message());
+            }
+        });
+    }
+
+    /** Asks {@code peer} for its own view of its role, term and leader. */
+    public CompletableFuture<LeaderProposer.NodeStatus> status(String peer, long timeoutMillis) {
+        return send(peer, ForwardRequest.STATUS, null, timeoutMillis).thenApply(reply -> {
+            if (reply.status() != ForwardReply.OK) {
+                throw new StoreUnavailableException(peer + " refused a status query: " + reply.message());
+            }
+            return new LeaderProposer.NodeStatus(reply.state(), reply.term(), reply.leader());
+        });
+    }
+
+    private CompletableFuture<ForwardReply> send(String peer, byte kind, Command command, long timeoutMillis) {
+        CompletableFuture<ForwardReply> future = new CompletableFuture<>();
+        ForwardFrame frame = codec.seal(new ForwardRequest(kind, self, System.currentTimeMillis(), command));
+        InvokeCallback callback = (result, error) -> {
+            if (error != null) {
+                future.completeExceptionally(error instanceof InvokeTimeoutException
+                        ? new WriteOutcomeUnknownException("no answer from " + peer + " within " + timeoutMillis + " ms")
+                        : new WriteOutcomeUnknownException("request to " + peer + " failed: " + error.getMessage(), error));
+                return;
+            }
+            try {
+                ForwardReply reply = codec.open((ForwardFrame) result, ForwardReply.class);
+                if (reply.status() == ForwardReply.UNAUTHORIZED) {
+                    LOG.error("{} refused our frame: {}", peer, reply.message());
+                }
+                future.complete(reply);
+            } catch (FrameCodec.UnauthorizedFrameException e) {
+                LOG.error("reply from {} refused: {}", peer, e.getMessage());
+                future.completeExceptionally(new StoreUnavailableException(
+                        peer + " answered with a frame we cannot verify: " + e.getMessage()));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(new StoreUnavailableException("bad reply from " + peer + ": " + e, e));
+            }
+        };
+        try {
+            rpc.invokeAsync(endpoint(peer), frame, callback, timeoutMillis);
+        } catch (Exception e) {
+            // not sent: the connection could not be made
+            future.completeExceptionally(new NoLeaderException("cannot reach " + peer + ": " + e.getMessage()));
+        }
+        return future;
+    }
+
+    private static Endpoint endpoint(String address) {
+        PeerId peer = PeerId.parsePeer(address);
+        if (peer == null) {
+            throw new IllegalArgumentException("bad address " + address);
+        }
+        return peer.getEndpoint();
+    }
+
+    @Override
+    public void close() {
+        rpc.shutdown();
+    }
+}

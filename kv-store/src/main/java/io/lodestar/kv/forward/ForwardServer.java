@@ -1,0 +1,91 @@
+package io.lodestar.kv.forward;
+
+import com.alipay.remoting.CustomSerializerManager;
+import com.alipay.sofa.jraft.rpc.RpcContext;
+import com.alipay.sofa.jraft.rpc.RpcProcessor;
+import com.alipay.sofa.jraft.rpc.RpcServer;
+import io.lodestar.kv.KvException;
+import io.lodestar.kv.NotLeaderException;
+import io.lodestar.kv.command.WriteResult;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the node-to-node channel on the Raft RPC server: proposals forwarded by followers, and
+ * status queries. Every frame must carry a MAC under the cluster secret and be recent.
+ */
+public final class ForwardServer implements RpcProcessor<ForwardFrame> {
+    private static final Logger LOG = LoggerFactory.getLogger(ForwardServer.class);
+    static final long MAX_CLOCK_SKEW_MILLIS = 60_000;
+
+    private final FrameCodec codec;
+    private final LeaderProposer local;
+
+    private ForwardServer(FrameCodec codec, LeaderProposer local) {
+        this.codec = codec;
+        this.local = local;
+    }
+
+    /** Registers the channel's processor (and its frame serializer) on {@code rpcServer}. */
+    public static void register(RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local) {
+        registerSerializer();
+        rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), local));
+    }
+
+    static void registerSerializer() {
+        if (CustomSerializerManager.getCustomSerializer(ForwardFrame.class.getName()) == null) {
+            CustomSerializerManager.registerCustomSerializer(ForwardFrame.class.getName(), ForwardFrameSerializer.INSTANCE);
+        }
+    }
+
+    @Override
+    public String interest() {
+        return ForwardFrame.class.getName();
+    }
+
+    @Override
+    public void handleRequest(RpcContext ctx, ForwardFrame frame) {
+        ForwardRequest request;
+        try {
+            request = codec.open(frame, ForwardRequest.class);
+            long skew = Math.abs(System.currentTimeMillis() - request.sentAtMillis());
+            if (skew > MAX_CLOCK_SKEW_MILLIS) {
+                throw new FrameCodec.UnauthorizedFrameException("frame is " + skew + " ms old or early");
+            }
+        } catch (FrameCodec.UnauthorizedFrameException e) {
+            LOG.warn("refused a node-to-node frame from {}: {}", ctx.getRemoteAddress(), e.getMessage());
+            ctx.sendResponse(codec.seal(reply(ForwardReply.UNAUTHORIZED, null, e.getMessage())));
+            return;
+        }
+        if (request.kind() == ForwardRequest.STATUS) {
+            LeaderProposer.NodeStatus s = local.status();
+            ctx.sendResponse(codec.seal(new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term())));
+            return;
+        }
+        local.proposeAsLeader(request.command()).whenComplete((result, error) -> {
+            ForwardReply reply = error == null
+                    ? reply(ForwardReply.OK, result, null)
+                    : replyFor(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+            ctx.sendResponse(codec.seal(reply));
+        });
+    }
+
+    private ForwardReply replyFor(Throwable error) {
+        if (error instanceof NotLeaderException nle) {
+            return new ForwardReply(ForwardReply.NOT_LEADER, null, nle.getMessage(), nle.leader(), null, 0);
+        }
+        if (error instanceof KvException kv && kv.outcomeUnknown()) {
+            return reply(ForwardReply.UNKNOWN, null, kv.getMessage());
+        }
+        if (error instanceof KvException kv) {
+            return reply(ForwardReply.REFUSED, null, kv.getMessage());
+        }
+        LOG.error("forwarded proposal failed unexpectedly", error);
+        return reply(ForwardReply.UNKNOWN, null, String.valueOf(error));
+    }
+
+    private static ForwardReply reply(byte status, WriteResult result, String message) {
+        return new ForwardReply(status, result, message, null, null, 0);
+    }
+}

@@ -1,0 +1,342 @@
+package io.lodestar.kv.raft;
+
+import com.alipay.sofa.jraft.Closure;
+import com.alipay.sofa.jraft.Iterator;
+import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.core.StateMachineAdapter;
+import com.alipay.sofa.jraft.entity.LeaderChangeContext;
+import com.alipay.sofa.jraft.error.RaftError;
+import com.alipay.sofa.jraft.error.RaftException;
+import com.alipay.sofa.jraft.storage.snapshot.SnapshotReader;
+import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.codec.HessianCodec;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
+import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.feed.ChangeEvent;
+import io.lodestar.kv.feed.ChangeFeed;
+import io.lodestar.kv.rocks.RocksEngine;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replicated state machine: applies committed commands to RocksDB.
+ *
+ * <p>Threading: JRaft calls every {@code on*} method from its single state machine thread.
+ * {@link #read} may be called from any thread; it holds a read lock so a snapshot install, which
+ * swaps the engine under the write lock, never closes an engine under a reader.
+ *
+ * <p>Durability and idempotence: all entries of one {@code onApply} batch are written in one
+ * RocksDB WriteBatch together with the last applied index and the new revision; an entry at or
+ * below the stored applied index is skipped, so replaying the Raft log after a crash applies
+ * every entry exactly once.
+ */
+public final class KvStateMachine extends StateMachineAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
+    static final HessianCodec CODEC = new HessianCodec(Set.of(Command.class, Op.class, Compare.class));
+
+    private final KvDirectory directory;
+    private final Collection<String> keyspaces;
+    private final long blockCacheBytes;
+    private final ChangeFeed feed;
+    private final Executor completions;
+    private final SnapshotFiles snapshots;
+    private final AppliedIndexWaiters appliedWaiters = new AppliedIndexWaiters();
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private volatile RocksEngine engine;
+    private volatile RoleListener roles;
+    private volatile Configuration configuration;
+    private volatile String loadError;
+    private boolean closed;
+
+    KvStateMachine(KvDirectory directory, Collection<String> keyspaces, long blockCacheBytes,
+                   ChangeFeed feed, Executor completions, Executor background) {
+        this.directory = directory;
+        this.keyspaces = List.copyOf(keyspaces);
+        this.blockCacheBytes = blockCacheBytes;
+        this.feed = feed;
+        this.completions = completions;
+        this.snapshots = new SnapshotFiles(background);
+        directory.deleteStale();
+        this.engine = RocksEngine.open(directory.active(), keyspaces, blockCacheBytes);
+        appliedWaiters.advance(engine.appliedIndex());
+    }
+
+    void setRoleListener(RoleListener roles) {
+        this.roles = roles;
+    }
+
+    /** Runs {@code reader} against the current engine; safe from any thread. */
+    public <T> T read(Function<RocksEngine, T> reader) {
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new StoreUnavailableException("the store is shut down");
+            }
+            return reader.apply(engine);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    long appliedIndex() {
+        return engine.appliedIndex();
+    }
+
+    /** Completes once this node's store includes log index {@code index}. */
+    java.util.concurrent.CompletableFuture<Void> awaitApplied(long index) {
+        return appliedWaiters.await(index);
+    }
+
+    /** The last committed configuration seen by this node, or null before the first. */
+    Configuration configuration() {
+        return configuration;
+    }
+
+    /** Why the last snapshot install failed, for the start-up error; null if none did. */
+    String loadError() {
+        return loadError;
+    }
+
+    @Override
+    public void onApply(Iterator it) {
+        RocksEngine e = engine;
+        long applied = e.appliedIndex();
+        long revision = e.revision();
+        long last = applied;
+        Overlay overlay = new Overlay(e);
+        List<ProposeClosure> done = new ArrayList<>();
+        List<ChangeEvent> events = new ArrayList<>();
+        try (RocksEngine.Batch batch = e.newBatch()) {
+            while (it.hasNext()) {
+                long index = it.getIndex();
+                Closure closure = it.done();
+                if (index <= applied) {
+                    // replayed after a crash: its effects are already in RocksDB
+                    it.next();
+                    continue;
+                }
+                Command command;
+                try {
+                    command = closure instanceof ProposeClosure pc ? pc.command() : decode(it.getData());
+                    long next = revision + 1;
+                    boolean succeeded = comparesHold(command, overlay);
+                    boolean changed = false;
+                    if (succeeded) {
+                        for (Op op : command.ops()) {
+                            changed |= apply(op, next, overlay, batch, events);
+                        }
+                    }
+                    if (changed) {
+                        revision = next;
+                    }
+                    if (closure instanceof ProposeClosure pc) {
+                        pc.setResult(new WriteResult(succeeded, revision, index));
+                        done.add(pc);
+                    }
+                } catch (RuntimeException ex) {
+                    // A committed entry this node cannot apply: applying the rest would diverge
+                    // from the replicas that could. Keep what came before, halt on this one.
+                    LOG.error("cannot apply log entry {}: halting this node", index, ex);
+                    commit(batch, last, applied, revision, done, events);
+                    it.setErrorAndRollback(1, new Status(RaftError.ESTATEMACHINE,
+                            "cannot apply log entry %d: %s", index, ex.getMessage()));
+                    return;
+                }
+                last = index;
+                it.next();
+            }
+            commit(batch, last, applied, revision, done, events);
+        }
+    }
+
+    private void commit(RocksEngine.Batch batch, long last, long applied, long revision,
+                        List<ProposeClosure> done, List<ChangeEvent> events) {
+        if (last > applied) {
+            batch.commit(last, revision);
+            CrashPoints.reach(CrashPoints.AFTER_APPLY_WRITE);
+            appliedWaiters.advance(last);
+        }
+        if (!done.isEmpty()) {
+            completions.execute(() -> done.forEach(c -> c.run(Status.OK())));
+        }
+        feed.publish(events);
+    }
+
+    private static Command decode(ByteBuffer data) {
+        byte[] bytes = new byte[data.remaining()];
+        data.duplicate().get(bytes);
+        return CODEC.decode(bytes, Command.class);
+    }
+
+    private static boolean comparesHold(Command command, Overlay overlay) {
+        for (Compare c : command.compares()) {
+            KvEntry current = overlay.get(c.keyspace(), c.key());
+            if (c.onRevision()) {
+                long actual = current == null ? 0 : current.modRevision();
+                if (actual != c.expectedModRevision()) {
+                    return false;
+                }
+            } else if (current == null || !Arrays.equals(md5(current.value()), c.expectedValueMd5())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean apply(Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
+        KvEntry existing = overlay.get(op.keyspace(), op.key());
+        if (op.isPut()) {
+            long create = existing == null ? revision : existing.createRevision();
+            KvEntry entry = new KvEntry(op.key(), op.value(), create, revision);
+            batch.put(op.keyspace(), entry);
+            overlay.put(op.keyspace(), op.key(), entry);
+            events.add(new ChangeEvent(op.keyspace(), op.key(), revision, ChangeEvent.Kind.PUT));
+            return true;
+        }
+        if (existing == null) {
+            return false;
+        }
+        batch.delete(op.keyspace(), op.key());
+        overlay.put(op.keyspace(), op.key(), null);
+        events.add(new ChangeEvent(op.keyspace(), op.key(), revision, ChangeEvent.Kind.DELETE));
+        return true;
+    }
+
+    static byte[] md5(byte[] value) {
+        try {
+            return MessageDigest.getInstance("MD5").digest(value);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void onSnapshotSave(SnapshotWriter writer, Closure done) {
+        snapshots.save(engine, writer, done);
+    }
+
+    @Override
+    public boolean onSnapshotLoad(SnapshotReader reader) {
+        try {
+            RocksEngine fresh = snapshots.load(engine.appliedIndex(), reader, directory, keyspaces, blockCacheBytes);
+            if (fresh == null) {
+                return true;
+            }
+            RocksEngine old;
+            long oldRevision;
+            lock.writeLock().lock();
+            try {
+                old = engine;
+                oldRevision = old.revision();
+                engine = fresh;
+                directory.activate(fresh.dir());
+            } finally {
+                lock.writeLock().unlock();
+            }
+            old.close();
+            directory.deleteStale();
+            appliedWaiters.advance(fresh.appliedIndex());
+            LOG.info("installed snapshot: applied index {}, revision {}", fresh.appliedIndex(), fresh.revision());
+            feed.resyncAll(Math.min(oldRevision, fresh.revision()) + 1);
+            return true;
+        } catch (RuntimeException e) {
+            loadError = e.getMessage();
+            LOG.error("cannot load snapshot from {}: {}", reader.getPath(), e.getMessage(), e);
+            return false;
+        }
+    }
+
+    @Override
+    public void onConfigurationCommitted(Configuration conf) {
+        this.configuration = conf.copy();
+    }
+
+    @Override
+    public void onLeaderStart(long term) {
+        notifyRole("LEADER", term, null);
+    }
+
+    @Override
+    public void onLeaderStop(Status status) {
+        notifyRole("FOLLOWER", -1, null);
+    }
+
+    @Override
+    public void onStartFollowing(LeaderChangeContext ctx) {
+        notifyRole("FOLLOWER", ctx.getTerm(), ctx.getLeaderId().getEndpoint().toString());
+    }
+
+    @Override
+    public void onStopFollowing(LeaderChangeContext ctx) {
+        notifyRole("FOLLOWER", ctx.getTerm(), null);
+    }
+
+    @Override
+    public void onError(RaftException e) {
+        LOG.error("raft node halted: {}", e.getStatus(), e);
+        RoleListener r = roles;
+        if (r != null) {
+            r.onHalted(String.valueOf(e.getStatus()));
+        }
+    }
+
+    @Override
+    public void onShutdown() {
+        lock.writeLock().lock();
+        try {
+            closed = true;
+            engine.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void notifyRole(String role, long term, String leader) {
+        RoleListener r = roles;
+        if (r != null) {
+            r.onRoleChange(role, term, leader);
+        }
+    }
+
+    /** Reads through the uncommitted writes of the current batch, so entries see their predecessors. */
+    private static final class Overlay {
+        private final RocksEngine engine;
+        private final Map<String, Map<ByteBuffer, Optional<KvEntry>>> pending = new HashMap<>();
+
+        Overlay(RocksEngine engine) {
+            this.engine = engine;
+        }
+
+        KvEntry get(String keyspace, byte[] key) {
+            Map<ByteBuffer, Optional<KvEntry>> ks = pending.get(keyspace);
+            Optional<KvEntry> local = ks == null ? null : ks.get(ByteBuffer.wrap(key));
+            if (local != null) {
+                return local.orElse(null);
+            }
+            return engine.get(keyspace, key);
+        }
+
+        void put(String keyspace, byte[] key, KvEntry entryOrNull) {
+            pending.computeIfAbsent(keyspace, k -> new HashMap<>()).put(ByteBuffer.wrap(key), Optional.ofNullable(entryOrNull));
+        }
+    }
+}

@@ -1,0 +1,460 @@
+package io.lodestar.kv.raft;
+
+import com.alipay.sofa.jraft.Node;
+import com.alipay.sofa.jraft.RaftGroupService;
+import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.closure.ReadIndexClosure;
+import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.core.NodeImpl;
+import com.alipay.sofa.jraft.entity.PeerId;
+import com.alipay.sofa.jraft.entity.Task;
+import com.alipay.sofa.jraft.error.RaftError;
+import com.alipay.sofa.jraft.option.NodeOptions;
+import com.alipay.sofa.jraft.option.RaftOptions;
+import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
+import com.alipay.sofa.jraft.rpc.RpcServer;
+import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvException;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.NoLeaderException;
+import io.lodestar.kv.NotLeaderException;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.WriteOutcomeUnknownException;
+import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.feed.ChangeFeed;
+import io.lodestar.kv.feed.ChangeListener;
+import io.lodestar.kv.forward.ForwardClient;
+import io.lodestar.kv.forward.ForwardServer;
+import io.lodestar.kv.forward.LeaderProposer;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link KvStore} node: a JRaft node over {@link KvStateMachine}, the node-to-node channel that
+ * forwards follower writes to the leader, readiness, and the member directory.
+ *
+ * <p>JRaft options chosen on purpose: log fsync on ({@code sync}), term and vote fsynced
+ * ({@code syncMeta}), and the Raft RPC server bound to {@code host} only (JRaft's default server
+ * factory binds every interface, and its RPCs are not authenticated yet).
+ */
+public final class RaftKvStore implements KvStore, LeaderProposer {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftKvStore.class);
+    static final String GROUP = "lodestar";
+    private static final long RETRY_DELAY_MS = 25;
+
+    private final KvStoreConfig config;
+    private final PeerId self;
+    private final CommandValidator validator;
+    private final ChangeFeed feed = new ChangeFeed();
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ExecutorService completions;
+    private final ExecutorService background;
+    private final KvStateMachine fsm;
+    private final ForwardClient forwarder;
+    private final AtomicBoolean publishing = new AtomicBoolean();
+    private RaftGroupService service;
+    private NodeImpl node;
+    private ReadinessTracker readiness;
+    private MemberDirectory members;
+    private volatile long term;
+    private volatile long leaderTerm = -1;
+    private volatile boolean closed;
+
+    private RaftKvStore(KvStoreConfig config) {
+        this.config = config;
+        this.self = PeerId.parsePeer(config.self());
+        if (self == null) {
+            throw new InvalidRequestException("host", "cannot form a peer address from " + config.self());
+        }
+        Set<String> keyspaces = new HashSet<>(config.keyspaces());
+        keyspaces.add(MemberDirectory.KEYSPACE);
+        this.validator = new CommandValidator(keyspaces, config.maxValueBytes());
+        this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
+        this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
+        this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
+                config.blockCacheBytes(), feed, completions, background);
+        this.forwarder = new ForwardClient(config.clusterSecret(), config.self());
+    }
+
+    /**
+     * Opens the store and starts the Raft node. Throws {@link StoreStartException} naming the cause
+     * (a corrupted store or snapshot, a port in use, a bad peer list) instead of starting empty.
+     */
+    public static RaftKvStore start(KvStoreConfig config) {
+        RaftKvStore store;
+        try {
+            store = new RaftKvStore(config);
+        } catch (RuntimeException e) {
+            throw new StoreStartException(e.getMessage(), e);
+        }
+        try {
+            store.startNode();
+            return store;
+        } catch (RuntimeException e) {
+            String reason = store.fsm.loadError() != null ? store.fsm.loadError() : e.getMessage();
+            store.closeQuietly();
+            throw new StoreStartException(reason, e);
+        }
+    }
+
+    private void startNode() {
+        Path raftDir = config.dataDir().resolve("raft");
+        try {
+            Files.createDirectories(raftDir);
+        } catch (java.io.IOException e) {
+            throw new StoreStartException("cannot create " + raftDir + ": " + e.getMessage(), e);
+        }
+        Configuration initial = new Configuration();
+        List<String> peers = config.peers().isEmpty() ? List.of(config.self()) : config.peers();
+        if (!initial.parse(String.join(",", peers))) {
+            throw new StoreStartException("cannot parse peers " + peers, null);
+        }
+        if (!initial.contains(self)) {
+            throw new StoreStartException("peers " + peers + " do not include this node " + config.self(), null);
+        }
+
+        RaftOptions raftOptions = new RaftOptions();
+        raftOptions.setSync(true);
+        raftOptions.setSyncMeta(true);
+        NodeOptions options = new NodeOptions();
+        options.setFsm(fsm);
+        options.setInitialConf(initial);
+        options.setLogUri(raftDir.resolve("log").toString());
+        options.setRaftMetaUri(raftDir.resolve("meta").toString());
+        options.setSnapshotUri(raftDir.resolve("snapshot").toString());
+        options.setElectionTimeoutMs(config.electionTimeoutMs());
+        options.setSnapshotIntervalSecs(config.snapshotIntervalSecs());
+        options.setRaftOptions(raftOptions);
+
+        RpcServer rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
+        ForwardServer.register(rpcServer, config.clusterSecret(), this);
+        if (!rpcServer.init(null)) {
+            throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);
+        }
+        service = new RaftGroupService(GROUP, self, options, rpcServer);
+        Node started;
+        try {
+            started = service.start(false);
+        } catch (RuntimeException e) {
+            rpcServer.shutdown();
+            throw e;
+        }
+        node = (NodeImpl) started;
+        readiness = new ReadinessTracker(node);
+        members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
+        fsm.setRoleListener(new RoleListener() {
+            @Override
+            public void onRoleChange(String role, long newTerm, String leader) {
+                if (newTerm >= 0) {
+                    term = newTerm;
+                }
+                leaderTerm = "LEADER".equals(role) ? newTerm : -1;
+                readiness.roleChanged(role, leader);
+            }
+
+            @Override
+            public void onHalted(String reason) {
+                readiness.halted(reason);
+            }
+        });
+        scheduler.scheduleWithFixedDelay(this::tick, 0, 200, TimeUnit.MILLISECONDS);
+        LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
+    }
+
+    private int ticks;
+
+    private void tick() {
+        try {
+            readiness.probe();
+            if (ticks++ % 5 == 0) {
+                members.refresh();
+                publishHttpAddress();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("periodic store task failed", e);
+        }
+    }
+
+    /** Each member writes its own HTTP address into the store once it is ready, if it changed. */
+    private void publishHttpAddress() {
+        String http = config.httpAddress();
+        if (http == null || !readiness.current().ready() || http.equals(members.httpAddress(config.self()))
+                || !publishing.compareAndSet(false, true)) {
+            return;
+        }
+        write(Command.put(MemberDirectory.KEYSPACE, config.self().getBytes(StandardCharsets.UTF_8),
+                http.getBytes(StandardCharsets.UTF_8))).whenComplete((r, e) -> {
+            publishing.set(false);
+            if (e != null) {
+                LOG.debug("publishing http address failed, will retry: {}", e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> write(Command command) {
+        CompletableFuture<WriteResult> future = new CompletableFuture<>();
+        try {
+            validator.check(command);
+        } catch (InvalidRequestException e) {
+            future.completeExceptionally(e);
+            return future;
+        }
+        attempt(command, future, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.requestTimeoutMs()), "no leader known");
+        return future;
+    }
+
+    private void attempt(Command command, CompletableFuture<WriteResult> future, long deadline, String lastReason) {
+        if (closed) {
+            future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
+            return;
+        }
+        long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (remainingMs <= 0) {
+            future.completeExceptionally(new NoLeaderException("no leader accepted the write within "
+                    + config.requestTimeoutMs() + " ms: " + lastReason));
+            return;
+        }
+        if (node.isLeader()) {
+            proposeAsLeader(command).whenComplete((result, error) -> {
+                Throwable cause = unwrap(error);
+                if (cause instanceof NotLeaderException nle) {
+                    retryLater(command, future, deadline, nle.getMessage());
+                } else if (cause != null) {
+                    future.completeExceptionally(cause);
+                } else {
+                    future.complete(result);
+                }
+            });
+            return;
+        }
+        PeerId leader = node.getLeaderId();
+        if (leader == null || leader.isEmpty() || leader.equals(self)) {
+            retryLater(command, future, deadline, "no leader known");
+            return;
+        }
+        String target = leader.getEndpoint().toString();
+        forwarder.write(target, command, remainingMs).whenComplete((result, error) -> {
+            Throwable cause = unwrap(error);
+            if (cause instanceof NotLeaderException || cause instanceof NoLeaderException) {
+                retryLater(command, future, deadline, cause.getMessage());
+            } else if (cause != null) {
+                future.completeExceptionally(cause);
+            } else {
+                // Answer once this node has applied it too, so a read here sees the write.
+                fsm.awaitApplied(result.index())
+                        .completeOnTimeout(null, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+                                TimeUnit.MILLISECONDS)
+                        .whenComplete((v, e) -> future.complete(result));
+            }
+        });
+    }
+
+    private void retryLater(Command command, CompletableFuture<WriteResult> future, long deadline, String reason) {
+        try {
+            scheduler.schedule(() -> attempt(command, future, deadline, reason), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
+        }
+    }
+
+    /** Proposes on this node if it leads; fails with {@link NotLeaderException} otherwise. */
+    @Override
+    public CompletableFuture<WriteResult> proposeAsLeader(Command command) {
+        CompletableFuture<WriteResult> future = new CompletableFuture<>();
+        long expectedTerm = leaderTerm;
+        if (closed || expectedTerm < 0 || !node.isLeader()) {
+            future.completeExceptionally(new NotLeaderException(leaderHint()));
+            return future;
+        }
+        Task task = new Task();
+        task.setData(ByteBuffer.wrap(KvStateMachine.CODEC.encode(command)));
+        task.setExpectedTerm(expectedTerm);
+        task.setDone(new ProposeClosure(command, future::complete, status -> future.completeExceptionally(failure(status))));
+        ScheduledFuture<?> timer = scheduler.schedule(() -> future.completeExceptionally(new WriteOutcomeUnknownException(
+                "not committed within " + config.requestTimeoutMs() + " ms")), config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
+        future.whenComplete((r, e) -> timer.cancel(false));
+        node.apply(task);
+        return future;
+    }
+
+    private KvException failure(Status status) {
+        if (ProposeClosure.refusedBeforeAppend(status)) {
+            if (status.getRaftError() == RaftError.ENODESHUTDOWN) {
+                return new StoreUnavailableException("the store is shutting down");
+            }
+            if (status.getRaftError() == RaftError.EBUSY && !status.getErrorMsg().contains("transferring")) {
+                return new StoreUnavailableException("the leader is overloaded: " + status.getErrorMsg());
+            }
+            return new NotLeaderException(leaderHint());
+        }
+        return new WriteOutcomeUnknownException("leader could not confirm the write: " + status);
+    }
+
+    private String leaderHint() {
+        PeerId leader = node.getLeaderId();
+        return leader == null || leader.isEmpty() || leader.equals(self) ? null : leader.getEndpoint().toString();
+    }
+
+    @Override
+    public NodeStatus status() {
+        return new NodeStatus(members.ownState().name(), term, leaderHint());
+    }
+
+    @Override
+    public KvEntry get(String keyspace, byte[] key) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.get(keyspace, key));
+    }
+
+    @Override
+    public List<KvEntry> scan(String keyspace, byte[] prefix, int limit) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.scan(keyspace, prefix, limit));
+    }
+
+    @Override
+    public CompletableFuture<Void> linearizable() {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        node.readIndex(new byte[0], new ReadIndexClosure(config.requestTimeoutMs()) {
+            @Override
+            public void run(Status status, long index, byte[] reqCtx) {
+                if (status.isOk()) {
+                    future.complete(null);
+                } else {
+                    future.completeExceptionally(new NoLeaderException("linearizable read not confirmed by a leader: "
+                            + status.getErrorMsg()));
+                }
+            }
+        });
+        return future;
+    }
+
+    @Override
+    public long revision() {
+        return fsm.read(engine -> engine.revision());
+    }
+
+    @Override
+    public AutoCloseable subscribe(ChangeListener listener, int capacity) {
+        return feed.subscribe(listener, capacity);
+    }
+
+    @Override
+    public Readiness readiness() {
+        return readiness.current();
+    }
+
+    @Override
+    public ClusterView cluster() {
+        return members.view(term);
+    }
+
+    /** The last applied log index of this node's store (for tests and diagnostics). */
+    public long appliedIndex() {
+        return fsm.appliedIndex();
+    }
+
+    /** Takes a snapshot now (and compacts the log); completes when it is saved. */
+    public CompletableFuture<Void> snapshot() {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        node.snapshot(status -> {
+            if (status.isOk()) {
+                future.complete(null);
+            } else {
+                future.completeExceptionally(new StoreUnavailableException("snapshot failed: " + status));
+            }
+        });
+        return future;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        handOverLeadership();
+        closed = true;
+        closeQuietly();
+    }
+
+    private void handOverLeadership() {
+        if (node == null || !node.isLeader()) {
+            return;
+        }
+        String target = members.someFollower();
+        if (target == null) {
+            return;
+        }
+        Status st = node.transferLeadershipTo(PeerId.parsePeer(target));
+        if (!st.isOk()) {
+            LOG.warn("leadership transfer to {} failed: {}", target, st);
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (node.isLeader() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.info("leadership handed to {} before shutdown", target);
+    }
+
+    private void closeQuietly() {
+        closed = true;
+        scheduler.shutdownNow();
+        if (service != null) {
+            service.shutdown();
+            try {
+                service.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            fsm.onShutdown();
+        }
+        forwarder.close();
+        feed.close();
+        completions.shutdown();
+        background.shutdown();
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

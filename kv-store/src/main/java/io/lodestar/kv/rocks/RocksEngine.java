@@ -1,0 +1,275 @@
+package io.lodestar.kv.rocks;
+
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvEntry;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The raw storage engine: one RocksDB with a column family per keyspace, plus {@value #META} for
+ * the last applied Raft index and the store revision, which are written in the same WriteBatch
+ * as the data they describe.
+ *
+ * <p>Thread-safety: reads may run concurrently with a {@link Batch} commit; batches are committed
+ * by one thread (the state machine's). {@link #close()} must not race with anything: the owner
+ * guards it.
+ */
+public final class RocksEngine implements AutoCloseable {
+    public static final String META = "_meta";
+    private static final byte[] APPLIED_INDEX = "applied_index".getBytes();
+    private static final byte[] REVISION = "revision".getBytes();
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final Path dir;
+    private final LRUCache blockCache;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions cfOptions;
+    private final WriteOptions writeOptions;
+    private final List<ColumnFamilyHandle> allHandles;
+    private final Map<String, ColumnFamilyHandle> keyspaces;
+    private final ColumnFamilyHandle meta;
+    private final RocksDB db;
+    private volatile long appliedIndex;
+    private volatile long revision;
+
+    private RocksEngine(Path dir, Collection<String> keyspaceNames, long blockCacheBytes) {
+        this.dir = dir;
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            Files.createDirectories(dir);
+            blockCache = track(opened, new LRUCache(blockCacheBytes));
+            dbOptions = track(opened, new DBOptions()
+                    .setCreateIfMissing(true)
+                    .setCreateMissingColumnFamilies(true)
+                    .setParanoidChecks(true)
+                    .setKeepLogFileNum(4));
+            cfOptions = track(opened, new ColumnFamilyOptions()
+                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                    .setWriteBufferSize(16L << 20)
+                    .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)));
+            // Not synced: the Raft log is the durable record, and an entry whose RocksDB write was
+            // lost is replayed from it (replay is idempotent by the stored applied index).
+            writeOptions = track(opened, new WriteOptions().setSync(false).setDisableWAL(false));
+
+            Set<String> names = new LinkedHashSet<>();
+            names.add(new String(RocksDB.DEFAULT_COLUMN_FAMILY));
+            names.add(META);
+            names.addAll(existingColumnFamilies(dir));
+            names.addAll(keyspaceNames);
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            for (String name : names) {
+                descriptors.add(new ColumnFamilyDescriptor(name.getBytes(), cfOptions));
+            }
+            allHandles = new ArrayList<>();
+            db = RocksDB.open(dbOptions, dir.toString(), descriptors, allHandles);
+            keyspaces = new HashMap<>();
+            for (int i = 0; i < descriptors.size(); i++) {
+                keyspaces.put(new String(descriptors.get(i).getName()), allHandles.get(i));
+            }
+            meta = keyspaces.get(META);
+            appliedIndex = readLong(APPLIED_INDEX);
+            revision = readLong(REVISION);
+        } catch (Exception e) {
+            for (int i = opened.size() - 1; i >= 0; i--) {
+                closeQuietly(opened.get(i));
+            }
+            throw new StorageException("cannot open the store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens (creating if missing) the store in {@code dir} with a column family for each keyspace.
+     * A corrupted store fails with a {@link StorageException} whose message names RocksDB's reason.
+     */
+    public static RocksEngine open(Path dir, Collection<String> keyspaces, long blockCacheBytes) {
+        return new RocksEngine(dir, keyspaces, blockCacheBytes);
+    }
+
+    private static List<String> existingColumnFamilies(Path dir) throws RocksDBException {
+        if (!Files.exists(dir.resolve("CURRENT"))) {
+            return List.of();
+        }
+        try (Options options = new Options()) {
+            List<String> names = new ArrayList<>();
+            for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+                names.add(new String(name));
+            }
+            return names;
+        }
+    }
+
+    private static <T extends AutoCloseable> T track(List<AutoCloseable> opened, T resource) {
+        opened.add(resource);
+        return resource;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The index of the last Raft entry whose effects are in this store; 0 when empty. */
+    public long appliedIndex() {
+        return appliedIndex;
+    }
+
+    /** The store's revision: the number of applied commands that changed something. */
+    public long revision() {
+        return revision;
+    }
+
+    public boolean hasKeyspace(String keyspace) {
+        return keyspaces.containsKey(keyspace) && !META.equals(keyspace);
+    }
+
+    public KvEntry get(String keyspace, byte[] key) {
+        try {
+            byte[] stored = db.get(handle(keyspace), key);
+            return stored == null ? null : StoredValue.decode(key, stored);
+        } catch (RocksDBException e) {
+            throw new StorageException("read failed in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Entries whose key starts with {@code prefix}, in key order, at most {@code limit}. */
+    public List<KvEntry> scan(String keyspace, byte[] prefix, int limit) {
+        List<KvEntry> out = new ArrayList<>();
+        try (RocksIterator it = db.newIterator(handle(keyspace))) {
+            for (it.seek(prefix); it.isValid() && out.size() < limit; it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                out.add(StoredValue.decode(key, it.value()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length
+                && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** A new batch of mutations; nothing is visible until {@link Batch#commit}. */
+    public Batch newBatch() {
+        return new Batch();
+    }
+
+    /** Writes a consistent point-in-time copy (hard links where possible) into a new directory. */
+    public void checkpoint(Path target) {
+        try (Checkpoint checkpoint = Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new StorageException("checkpoint of " + dir + " into " + target + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private ColumnFamilyHandle handle(String keyspace) {
+        ColumnFamilyHandle handle = META.equals(keyspace) ? null : keyspaces.get(keyspace);
+        if (handle == null) {
+            throw new InvalidRequestException("keyspace", "unknown keyspace '" + keyspace + "'");
+        }
+        return handle;
+    }
+
+    private long readLong(byte[] key) throws RocksDBException {
+        byte[] value = db.get(meta, key);
+        return value == null ? 0 : ByteBuffer.wrap(value).getLong();
+    }
+
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    @Override
+    public void close() {
+        for (ColumnFamilyHandle handle : allHandles) {
+            handle.close();
+        }
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            throw new StorageException("close of " + dir + " failed: " + e.getMessage(), e);
+        } finally {
+            writeOptions.close();
+            cfOptions.close();
+            dbOptions.close();
+            blockCache.close();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception ignored) {
+            // already failing; the original error is the one to report
+        }
+    }
+
+    /** Mutations committed atomically together with the applied index and revision they reach. */
+    public final class Batch implements AutoCloseable {
+        private final WriteBatch batch = new WriteBatch();
+
+        private Batch() {}
+
+        public void put(String keyspace, KvEntry entry) {
+            try {
+                batch.put(handle(keyspace), entry.key(),
+                        StoredValue.encode(entry.createRevision(), entry.modRevision(), entry.value()));
+            } catch (RocksDBException e) {
+                throw new StorageException("batch put failed: " + e.getMessage(), e);
+            }
+        }
+
+        public void delete(String keyspace, byte[] key) {
+            try {
+                batch.delete(handle(keyspace), key);
+            } catch (RocksDBException e) {
+                throw new StorageException("batch delete failed: " + e.getMessage(), e);
+            }
+        }
+
+        public void commit(long newAppliedIndex, long newRevision) {
+            try {
+                batch.put(meta, APPLIED_INDEX, longBytes(newAppliedIndex));
+                batch.put(meta, REVISION, longBytes(newRevision));
+                db.write(writeOptions, batch);
+            } catch (RocksDBException e) {
+                throw new StorageException("write to " + dir + " failed: " + e.getMessage(), e);
+            }
+            appliedIndex = newAppliedIndex;
+            revision = newRevision;
+        }
+
+        @Override
+        public void close() {
+            batch.close();
+        }
+    }
+}
