@@ -23,9 +23,13 @@ final class AllowlistClassNameFilter implements ClassNameFilter {
 
     @Override
     public String resolve(String className) throws IOException {
+        // arrays: Hessian names them "[a.B", the JVM "[La.B;"
         String element = className;
         while (element.startsWith("[")) {
             element = element.substring(1);
+        }
+        if (element.startsWith("L") && element.endsWith(";")) {
+            element = element.substring(1, element.length() - 1);
         }
         if (!allowed.contains(element)) {
             throw new IOException("class not allowed in payload: " + className);

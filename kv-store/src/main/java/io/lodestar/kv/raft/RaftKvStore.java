@@ -74,9 +74,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final ForwardClient forwarder;
     private final AtomicBoolean publishing = new AtomicBoolean();
     private RaftGroupService service;
-    private NodeImpl node;
-    private ReadinessTracker readiness;
-    private MemberDirectory members;
+    private volatile NodeImpl node;
+    private volatile ReadinessTracker readiness;
+    private volatile MemberDirectory members;
     private volatile long term;
     private volatile long leaderTerm = -1;
     private volatile boolean closed;
@@ -229,6 +229,16 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     private void attempt(Command command, CompletableFuture<WriteResult> future, long deadline, String lastReason) {
+        try {
+            tryOnce(command, future, deadline, lastReason);
+        } catch (RuntimeException e) {
+            LOG.error("write failed unexpectedly", e);
+            future.completeExceptionally(e instanceof KvException ? e
+                    : new StoreUnavailableException("write failed: " + e, e));
+        }
+    }
+
+    private void tryOnce(Command command, CompletableFuture<WriteResult> future, long deadline, String lastReason) {
         if (closed) {
             future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
             return;
@@ -287,7 +297,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     public CompletableFuture<WriteResult> proposeAsLeader(Command command) {
         CompletableFuture<WriteResult> future = new CompletableFuture<>();
         long expectedTerm = leaderTerm;
-        if (closed || expectedTerm < 0 || !node.isLeader()) {
+        if (closed || expectedTerm < 0 || node == null || !node.isLeader()) {
             future.completeExceptionally(new NotLeaderException(leaderHint()));
             return future;
         }
@@ -316,12 +326,18 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     private String leaderHint() {
+        if (node == null) {
+            return null;
+        }
         PeerId leader = node.getLeaderId();
         return leader == null || leader.isEmpty() || leader.equals(self) ? null : leader.getEndpoint().toString();
     }
 
     @Override
     public NodeStatus status() {
+        if (members == null) {
+            return new NodeStatus("STARTING", term, null);
+        }
         return new NodeStatus(members.ownState().name(), term, leaderHint());
     }
 
@@ -400,6 +416,16 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         handOverLeadership();
         closed = true;
         closeQuietly();
+    }
+
+    /**
+     * For tests: stops like {@link #close()} but without handing leadership over first, the nearest
+     * in-JVM stand-in for a crashed leader (JRaft still wakes a candidate as it shuts down).
+     */
+    void halt() {
+        if (!closed) {
+            closeQuietly();
+        }
     }
 
     private void handOverLeadership() {

@@ -1,0 +1,57 @@
+package io.lodestar.config;
+
+import io.lodestar.kv.InvalidRequestException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Where a config lives: namespace (tenant; empty is the public namespace), group and dataId.
+ * Validated as Nacos does: dataId and group use letters, digits and {@code -_.:}; the tenant is any
+ * printable string (an id that was never created is accepted, as in Nacos).
+ */
+public record ConfigKey(String tenant, String group, String dataId) {
+    public static final String DEFAULT_GROUP = "DEFAULT_GROUP";
+    static final int MAX_DATA_ID = 256;
+    static final int MAX_GROUP = 128;
+    static final int MAX_TENANT = 128;
+
+    public ConfigKey {
+        tenant = tenant == null ? "" : tenant;
+        group = group == null || group.isEmpty() ? DEFAULT_GROUP : group;
+        checkName("dataId", dataId, MAX_DATA_ID);
+        checkName("group", group, MAX_GROUP);
+        checkTenant(tenant);
+    }
+
+    private static void checkName(String field, String value, int max) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidRequestException(field, "is required");
+        }
+        if (value.length() > max) {
+            throw new InvalidRequestException(field, "longer than " + max + " characters");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_' || c == '.' || c == ':';
+            if (!ok) {
+                throw new InvalidRequestException(field, "illegal character '" + c + "' (allowed: letters, digits, - _ . :)");
+            }
+        }
+    }
+
+    private static void checkTenant(String tenant) {
+        if (tenant.length() > MAX_TENANT) {
+            throw new InvalidRequestException("tenant", "longer than " + MAX_TENANT + " characters");
+        }
+        for (int i = 0; i < tenant.length(); i++) {
+            if (Character.isISOControl(tenant.charAt(i))) {
+                throw new InvalidRequestException("tenant", "control characters are not allowed");
+            }
+        }
+    }
+
+    /** The store key: the three parts joined by NUL, which none of them may contain. */
+    byte[] storeKey() {
+        return (tenant + '\0' + group + '\0' + dataId).getBytes(StandardCharsets.UTF_8);
+    }
+}

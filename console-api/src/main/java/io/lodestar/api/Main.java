@@ -1,0 +1,16 @@
+package io.lodestar.api;
+
+import io.lodestar.api.cli.LodestarCommand;
+import picocli.CommandLine;
+
+/** {@code java -jar lodestar.jar ...}: exit 0 on success, 1 on a runtime failure, 2 on bad usage. */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        // sofa-common-tools (under bolt) cannot drive logback 1.5 and prints a stack trace trying;
+        // told not to, it logs through slf4j, i.e. our logback.
+        System.setProperty("logback.middleware.log.disable", "true");
+        System.exit(LodestarCommand.commandLine().execute(args));
+    }
+}

@@ -1,0 +1,134 @@
+package io.lodestar.api.cli;
+
+import io.lodestar.api.server.LodestarServer;
+import io.lodestar.api.server.ServerSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+/** Runs a Lodestar node until SIGTERM or SIGINT, then shuts it down gracefully. */
+@Command(name = "server", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Start a Lodestar node. Without --peers it is a one-node group (standalone). "
+                + "With --peers, list every member (self included, as --host:--raft-port) "
+                + "and give every member the same cluster secret.")
+public final class ServerCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
+
+    enum Switch { on, off }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1",
+            description = "This node's address: where it binds and how it names itself in --peers (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8848", description = "HTTP port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--raft-port", defaultValue = "7848", description = "Raft port (default: ${DEFAULT-VALUE}).")
+    int raftPort;
+
+    @Option(names = "--data-dir", defaultValue = "./data", description = "Data directory (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--peers", split = ",", paramLabel = "host:raftPort",
+            description = "Every member of the group, self included. Omit for standalone.")
+    List<String> peers = List.of();
+
+    @Option(names = "--cluster-secret", paramLabel = "S",
+            description = "Shared secret authenticating node-to-node traffic; required with --peers.")
+    String clusterSecret;
+
+    @Option(names = "--cluster-secret-file", paramLabel = "PATH", description = "Read the cluster secret from a file.")
+    Path clusterSecretFile;
+
+    @Option(names = "--auth", defaultValue = "off", description = "Client authentication: on or off (default: ${DEFAULT-VALUE}).")
+    Switch auth;
+
+    @Option(names = "--snapshot-interval", defaultValue = "3600", paramLabel = "SECONDS",
+            description = "Seconds between Raft snapshots (default: ${DEFAULT-VALUE}).")
+    int snapshotIntervalSecs;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerSettings settings = settings();
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        LodestarServer server;
+        try {
+            server = LodestarServer.start(settings);
+        } catch (RuntimeException e) {
+            LOG.error("Lodestar failed to start: {}", e.getMessage(), e);
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+        stop.await();
+        LOG.info("shutdown requested: stopping gracefully");
+        server.close();
+        LOG.info("Lodestar stopped");
+        return CommandLine.ExitCode.OK;
+    }
+
+    private ServerSettings settings() {
+        if (auth == Switch.on) {
+            throw usage("--auth on is not available yet: authentication arrives with the security work. "
+                    + "Start with --auth off.");
+        }
+        checkPort("--port", port);
+        checkPort("--raft-port", raftPort);
+        if (clusterSecret != null && clusterSecretFile != null) {
+            throw usage("give either --cluster-secret or --cluster-secret-file, not both");
+        }
+        String self = host + ":" + raftPort;
+        if (!peers.isEmpty()) {
+            for (String peer : peers) {
+                if (!peer.matches("[^:\\s]+:\\d{1,5}")) {
+                    throw usage("--peers: '" + peer + "' is not host:raftPort");
+                }
+            }
+            if (!peers.contains(self)) {
+                throw usage("--peers must include this node as --host:--raft-port (" + self + ")");
+            }
+            if (clusterSecret == null && clusterSecretFile == null) {
+                throw usage("--peers needs a cluster secret: --cluster-secret or --cluster-secret-file");
+            }
+        }
+        byte[] secret = null;
+        if (clusterSecretFile != null) {
+            try {
+                secret = Files.readString(clusterSecretFile, StandardCharsets.UTF_8).trim().getBytes(StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw usage("--cluster-secret-file: cannot read " + clusterSecretFile + ": " + e.getMessage());
+            }
+        } else if (clusterSecret != null) {
+            secret = clusterSecret.getBytes(StandardCharsets.UTF_8);
+        }
+        if (secret != null && secret.length < 16) {
+            throw usage("the cluster secret must be at least 16 characters");
+        }
+        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs);
+    }
+
+    private void checkPort(String name, int value) {
+        if (value < 1 || value > 65535) {
+            throw usage(name + " must be between 1 and 65535, got " + value);
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

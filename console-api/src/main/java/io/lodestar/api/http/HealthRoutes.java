@@ -1,0 +1,44 @@
+package io.lodestar.api.http;
+
+import io.javalin.Javalin;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.Readiness;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Liveness, readiness and the group's state. */
+final class HealthRoutes {
+    private HealthRoutes() {}
+
+    static void install(Javalin app, KvStore store) {
+        app.get("/nacos/v1/console/health/liveness", ctx -> ctx.result("OK"));
+        app.get("/nacos/v1/console/health/readiness", ctx -> {
+            Readiness r = store.readiness();
+            ctx.status(r.ready() ? 200 : 503).result(r.ready() ? "OK" : r.reason());
+        });
+        app.get("/lodestar/v1/cluster", ctx -> {
+            ClusterView v = store.cluster();
+            Readiness r = store.readiness();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("self", v.self());
+            body.put("leader", v.leader());
+            body.put("term", v.term());
+            body.put("appliedIndex", v.appliedIndex());
+            body.put("commitIndex", v.commitIndex());
+            body.put("revision", store.revision());
+            body.put("ready", r.ready());
+            body.put("readiness", r.reason());
+            List<Map<String, Object>> members = v.members().stream().map(m -> {
+                Map<String, Object> mm = new LinkedHashMap<>();
+                mm.put("address", m.address());
+                mm.put("httpAddress", m.httpAddress());
+                mm.put("state", m.state().name());
+                return mm;
+            }).toList();
+            body.put("members", members);
+            ctx.json(body);
+        });
+    }
+}

@@ -1,0 +1,26 @@
+package io.lodestar.api.http;
+
+import io.javalin.Javalin;
+import io.lodestar.api.v1.ConfigRoutes;
+import io.lodestar.config.ConfigService;
+import io.lodestar.kv.KvStore;
+
+/** Builds the HTTP server: every route, and the error mapping. */
+public final class HttpApi {
+    /** Above the 10 MiB config limit, so an oversized config gets a clear 400 rather than a cut body. */
+    private static final long MAX_REQUEST_BYTES = 12L << 20;
+
+    private HttpApi() {}
+
+    public static Javalin create(KvStore store, ConfigService configs) {
+        Javalin app = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.http.prefer405over404 = true;
+            config.http.maxRequestSize = MAX_REQUEST_BYTES;
+        });
+        ErrorMapping.install(app);
+        HealthRoutes.install(app, store);
+        ConfigRoutes.install(app, configs);
+        return app;
+    }
+}

@@ -1,0 +1,85 @@
+package io.lodestar.api.server;
+
+import io.javalin.Javalin;
+import io.lodestar.api.http.HttpApi;
+import io.lodestar.config.ConfigService;
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.kv.raft.RaftKvStore;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One Lodestar node: the store, the domain services over it, and the HTTP API in front. */
+public final class LodestarServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LodestarServer.class);
+
+    private final RaftKvStore store;
+    private final Javalin http;
+    private final ScheduledExecutorService watcher;
+
+    private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher) {
+        this.store = store;
+        this.http = http;
+        this.watcher = watcher;
+    }
+
+    public static LodestarServer start(ServerSettings s) {
+        byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
+        KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
+                        Set.of(ConfigService.KEYSPACE))
+                .withHttpAddress(s.host() + ":" + s.httpPort())
+                .withSnapshotIntervalSecs(s.snapshotIntervalSecs());
+        RaftKvStore store = RaftKvStore.start(config);
+        Javalin http;
+        try {
+            http = HttpApi.create(store, new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES))
+                    .start(s.host(), s.httpPort());
+        } catch (RuntimeException e) {
+            store.close();
+            throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
+        }
+        LOG.info("Lodestar started: HTTP http://{}:{}/nacos, Raft {}:{}, data dir {}, {}", s.host(), s.httpPort(),
+                s.host(), s.raftPort(), s.dataDir().toAbsolutePath().normalize(),
+                s.peers().isEmpty() ? "standalone" : "cluster " + s.peers());
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "role-watcher");
+            t.setDaemon(true);
+            return t;
+        });
+        LodestarServer server = new LodestarServer(store, http, watcher);
+        watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
+        return server;
+    }
+
+    private String lastRole = "";
+
+    /** Logs each change of this node's role and readiness, so an operator sees it without polling. */
+    private void logRoleChanges() {
+        try {
+            var view = store.cluster();
+            Readiness r = store.readiness();
+            String role = view.members().stream().filter(m -> m.address().equals(view.self()))
+                    .map(m -> m.state().name()).findFirst().orElse("UNKNOWN");
+            String line = "role " + role + ", leader " + view.leader() + ", term " + view.term()
+                    + (r.ready() ? ", ready" : ", not ready: " + r.reason());
+            if (!line.equals(lastRole)) {
+                lastRole = line;
+                LOG.info("node {}: {}", view.self(), line);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("role check failed", e);
+        }
+    }
+
+    /** Stops taking requests, hands leadership over if leading, then closes the store. */
+    @Override
+    public void close() {
+        watcher.shutdownNow();
+        http.stop();
+        store.close();
+    }
+}

@@ -1,0 +1,11 @@
+package io.lodestar.api.server;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
+ * mode when none was given: one is then generated for this install.
+ */
+public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
+                             byte[] clusterSecret, int snapshotIntervalSecs) {}

@@ -1,0 +1,84 @@
+package io.lodestar.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** A small HTTP client for the tests: form posts and JSON, with a request timeout. */
+final class Http {
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    record Response(int status, String body, java.net.http.HttpHeaders headers) {}
+
+    private Http() {}
+
+    static Response get(String address, String pathAndQuery) throws IOException {
+        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).GET());
+    }
+
+    static Response delete(String address, String pathAndQuery) throws IOException {
+        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).DELETE());
+    }
+
+    static Response postForm(String address, String path, Map<String, String> form) throws IOException {
+        return send(HttpRequest.newBuilder(uri(address, path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(form))));
+    }
+
+    static JsonNode json(String address, String path) throws IOException {
+        Response r = get(address, path);
+        if (r.status != 200) {
+            throw new IOException(path + " answered " + r.status + ": " + r.body);
+        }
+        return JSON.readTree(r.body);
+    }
+
+    static Map<String, String> params(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    static String query(Map<String, String> params) {
+        return form(params);
+    }
+
+    private static String form(Map<String, String> form) {
+        return form.entrySet().stream()
+                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                .collect(Collectors.joining("&"));
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static URI uri(String address, String pathAndQuery) {
+        return URI.create("http://" + address + pathAndQuery);
+    }
+
+    private static Response send(HttpRequest.Builder builder) throws IOException {
+        try {
+            HttpResponse<String> r = CLIENT.send(builder.timeout(Duration.ofSeconds(15)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.body(), r.headers());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.lodestar.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A JUnit extension owning the server processes of one test: creates standalone nodes or
+ * clusters on free loopback ports in a fresh temporary directory, kills whatever is left after the
+ * test, and prints every node's log when the test failed (so it lands in the test report).
+ */
+final class Servers implements AfterEachCallback {
+    static final String SECRET = "it-tests-cluster-secret-0123456789";
+    private final List<ServerProcess> all = new ArrayList<>();
+    private Path workDir;
+
+    private Path workDir() {
+        if (workDir == null) {
+            try {
+                workDir = Files.createTempDirectory("lodestar-it-");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return workDir;
+    }
+
+    ServerProcess standalone(String name, String... extraArgs) {
+        ServerProcess p = new ServerProcess(workDir(), name, freePort(), freePort(), List.of(extraArgs));
+        all.add(p);
+        return p;
+    }
+
+    /** A group of {@code size} nodes (not started). */
+    List<ServerProcess> cluster(int size) {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            ports.add(new int[] {freePort(), freePort()});
+        }
+        String peers = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p[1]).toList());
+        List<ServerProcess> nodes = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            ServerProcess p = new ServerProcess(workDir(), "node" + i, ports.get(i)[0], ports.get(i)[1],
+                    List.of("--peers", peers, "--cluster-secret", SECRET));
+            nodes.add(p);
+            all.add(p);
+        }
+        return nodes;
+    }
+
+    static void awaitReady(ServerProcess p) {
+        Await.until(Duration.ofSeconds(60), p.httpAddress() + " ready", () -> {
+            if (!p.alive()) {
+                throw new AssertionError("server exited with " + p.waitExit(Duration.ofSeconds(1)) + ":\n" + p.logText());
+            }
+            return Http.get(p.httpAddress(), "/nacos/v1/console/health/readiness").status() == 200;
+        });
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        boolean failed = context.getExecutionException().isPresent();
+        for (ServerProcess p : all) {
+            if (p.alive()) {
+                p.kill();
+            }
+            if (failed) {
+                System.out.println("===== log of " + p.log.getFileName() + " =====\n" + p.logText());
+            }
+        }
+        all.clear();
+        if (!failed && workDir != null) {
+            deleteTree(workDir);
+        }
+        workDir = null;
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temp dir left behind is harmless
+        }
+    }
+}
