@@ -1,0 +1,116 @@
+package io.lodestar.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jar's command line: help, exit codes, and refusals that must name their reason. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class CliIT {
+    @RegisterExtension
+    final Servers servers = new Servers();
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String output) {}
+
+    static Run run(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx128m", "-jar", ServerProcess.JAR.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not exit: " + cmd);
+        }
+        return new Run(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpOnTheJarAndOnServerExitsZero() throws Exception {
+        Run top = run("--help");
+        assertEquals(0, top.exit, top.output);
+        assertTrue(top.output.contains("server"), top.output);
+        Run server = run("server", "--help");
+        assertEquals(0, server.exit, server.output);
+        for (String option : List.of("--host", "--port", "--raft-port", "--data-dir", "--peers", "--cluster-secret",
+                "--cluster-secret-file", "--auth")) {
+            assertTrue(server.output.contains(option), option + " in\n" + server.output);
+        }
+    }
+
+    @Test
+    void badUsageExitsTwoWithAReason() throws Exception {
+        String data = dir.resolve("d").toString();
+        record Case(String why, List<String> args, String mentions) {}
+        List<Case> cases = List.of(
+                new Case("no command", List.of(), "missing command"),
+                new Case("unknown option", List.of("server", "--bogus"), "--bogus"),
+                new Case("non-numeric port", List.of("server", "--port", "http"), "--port"),
+                new Case("port out of range", List.of("server", "--port", "70000", "--data-dir", data), "--port"),
+                new Case("auth on not available yet", List.of("server", "--auth", "on", "--data-dir", data), "--auth on"),
+                new Case("auth neither on nor off", List.of("server", "--auth", "maybe"), "--auth"),
+                new Case("peers without secret", List.of("server", "--peers", "127.0.0.1:7848,127.0.0.1:7849",
+                        "--data-dir", data), "cluster secret"),
+                new Case("peers without self", List.of("server", "--raft-port", "7000", "--peers",
+                        "127.0.0.1:7848,127.0.0.1:7849", "--cluster-secret", Servers.SECRET, "--data-dir", data), "include this node"),
+                new Case("malformed peer", List.of("server", "--peers", "localhost", "--cluster-secret", Servers.SECRET,
+                        "--data-dir", data), "host:raftPort"),
+                new Case("both secret forms", List.of("server", "--cluster-secret", Servers.SECRET,
+                        "--cluster-secret-file", "/nonexistent", "--data-dir", data), "not both"),
+                new Case("short secret", List.of("server", "--cluster-secret", "short", "--data-dir", data), "16 characters"));
+        for (Case c : cases) {
+            Run r = run(c.args.toArray(String[]::new));
+            assertEquals(2, r.exit, c.why + ":\n" + r.output);
+            assertTrue(r.output.contains(c.mentions), c.why + " should mention '" + c.mentions + "':\n" + r.output);
+        }
+        assertTrue(!Files.exists(dir.resolve("d").resolve("raft")), "bad usage must not create a store");
+    }
+
+    @Test
+    void corruptedStoreRefusesToStartNamingTheFile() throws Exception {
+        ServerProcess p = servers.standalone("victim").start();
+        Servers.awaitReady(p);
+        assertEquals(200, StandaloneServerIT.publish(p, "a", "b").status());
+        assertEquals(0, p.stop());
+        Path manifest;
+        try (Stream<Path> files = Files.walk(p.dataDir.resolve("kv"))) {
+            manifest = files.filter(f -> f.getFileName().toString().startsWith("MANIFEST-")).findFirst().orElseThrow();
+        }
+        Files.write(manifest, "garbage, not a manifest".getBytes(StandardCharsets.UTF_8));
+
+        p.start();
+        int exit = p.waitExit(Duration.ofSeconds(60));
+        assertEquals(1, exit, p.logText());
+        String log = p.logText();
+        assertTrue(log.contains("failed to start"), log);
+        assertTrue(log.contains(manifest.getParent().toString()), "names the store directory:\n" + log);
+    }
+
+    @Test
+    void portInUseFailsWithExitOneAndSaysWhich() throws Exception {
+        ServerProcess first = servers.standalone("first").start();
+        Servers.awaitReady(first);
+        Run r = run("server", "--auth", "off", "--port", String.valueOf(first.httpPort), "--raft-port",
+                String.valueOf(Servers.freePort()), "--data-dir", dir.resolve("second").toString());
+        assertEquals(1, r.exit, r.output);
+        assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
+    }
+
+    static String read(Path file) throws IOException {
+        return Files.readString(file);
+    }
+}

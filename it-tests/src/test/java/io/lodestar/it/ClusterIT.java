@@ -1,0 +1,163 @@
+package io.lodestar.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A 3-node group of real processes: agreement on the group's state, forwarding, leader kill -9. */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ClusterIT {
+    @RegisterExtension
+    final Servers servers = new Servers();
+
+    static List<ServerProcess> startAll(List<ServerProcess> nodes) {
+        nodes.forEach(ServerProcess::start);
+        nodes.forEach(Servers::awaitReady);
+        return nodes;
+    }
+
+    static String leaderOf(ServerProcess p) throws Exception {
+        JsonNode leader = Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("leader");
+        return leader == null || leader.isNull() ? null : leader.asText();
+    }
+
+    static ServerProcess leader(List<ServerProcess> nodes) throws Exception {
+        for (ServerProcess p : nodes) {
+            if (p.alive() && p.raftAddress().equals(leaderOf(p))) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void everyNodeAgreesOnLeaderAndListsEveryMembersHttpAddress() throws Exception {
+        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        Await.until(Duration.ofSeconds(30), "a stable, agreed view on every node", () -> {
+            Set<String> leaders = new HashSet<>();
+            for (ServerProcess p : nodes) {
+                JsonNode view = Http.json(p.httpAddress(), "/lodestar/v1/cluster");
+                leaders.add(view.get("leader").asText());
+                int leaderCount = 0;
+                for (JsonNode m : view.get("members")) {
+                    ServerProcess member = nodes.stream().filter(n -> n.raftAddress().equals(m.get("address").asText()))
+                            .findFirst().orElseThrow();
+                    if (!member.httpAddress().equals(m.get("httpAddress").asText())) {
+                        return false;
+                    }
+                    if (m.get("state").asText().equals("LEADER")) {
+                        leaderCount++;
+                        if (!m.get("address").asText().equals(view.get("leader").asText())) {
+                            return false;
+                        }
+                    } else if (!m.get("state").asText().equals("FOLLOWER")) {
+                        return false;
+                    }
+                }
+                if (leaderCount != 1 || view.get("members").size() != 3) {
+                    return false;
+                }
+            }
+            return leaders.size() == 1;
+        });
+    }
+
+    @Test
+    void publishThroughAnyNodeIsReadOnEveryNode() throws Exception {
+        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        for (int i = 0; i < 3; i++) {
+            Http.Response r = StandaloneServerIT.publish(nodes.get(i), "via-" + i, "content-" + i);
+            assertEquals(200, r.status(), r.body());
+            // read-your-write on the node that took it, leader or follower
+            assertEquals("content-" + i, StandaloneServerIT.read(nodes.get(i), "via-" + i).body());
+        }
+        for (ServerProcess reader : nodes) {
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                Await.until(Duration.ofSeconds(10), "via-" + i + " on " + reader.httpAddress(),
+                        () -> ("content-" + n).equals(StandaloneServerIT.read(reader, "via-" + n).body()));
+            }
+        }
+    }
+
+    @Test
+    void leaderKill9LosesNoAcknowledgedPublishAndWritesResume() throws Exception {
+        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        ServerProcess leader = leader(nodes);
+        assertTrue(leader != null, "a leader");
+        Map<String, String> acknowledged = new ConcurrentHashMap<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong killedAt = new AtomicLong();
+        AtomicLong firstAckAfterKill = new AtomicLong();
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            int writer = w;
+            Thread t = new Thread(() -> {
+                for (int i = 0; running.get(); i++) {
+                    ServerProcess target = nodes.get((writer + i) % 3);
+                    if (!target.alive()) {
+                        continue;
+                    }
+                    String dataId = "w" + writer + "-" + i;
+                    try {
+                        Http.Response r = StandaloneServerIT.publish(target, dataId, "v" + i);
+                        if (r.status() == 200) {
+                            acknowledged.put(dataId, "v" + i);
+                            if (killedAt.get() != 0 && target != leader) {
+                                firstAckAfterKill.compareAndSet(0, System.nanoTime());
+                            }
+                        }
+                    } catch (Exception e) {
+                        // not acknowledged: nothing to check for it
+                    }
+                }
+            });
+            t.start();
+            writers.add(t);
+        }
+        Await.until(Duration.ofSeconds(30), "some writes before the kill", () -> acknowledged.size() >= 60);
+        leader.kill();
+        killedAt.set(System.nanoTime());
+        Await.until(Duration.ofSeconds(30), "writes resume on a new leader", () -> firstAckAfterKill.get() != 0);
+        long failoverMs = TimeUnit.NANOSECONDS.toMillis(firstAckAfterKill.get() - killedAt.get());
+        System.out.println("failover: first acknowledged publish " + failoverMs + " ms after kill -9 of the leader");
+        int before = acknowledged.size();
+        Await.until(Duration.ofSeconds(30), "more writes after the failover", () -> acknowledged.size() >= before + 60);
+        running.set(false);
+        for (Thread t : writers) {
+            t.join(30_000);
+        }
+
+        leader.start();
+        Servers.awaitReady(leader);
+        for (ServerProcess p : nodes) {
+            for (Map.Entry<String, String> e : acknowledged.entrySet()) {
+                String key = e.getKey();
+                Await.until(Duration.ofSeconds(20), key + " on " + p.httpAddress(),
+                        () -> e.getValue().equals(StandaloneServerIT.read(p, key).body()));
+            }
+        }
+        Await.until(Duration.ofSeconds(20), "identical revision on every node", () -> {
+            Set<Long> revisions = new HashSet<>();
+            for (ServerProcess p : nodes) {
+                revisions.add(Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong());
+            }
+            return revisions.size() == 1;
+        });
+        assertTrue(failoverMs < 15_000, "failover took " + failoverMs + " ms");
+    }
+}
