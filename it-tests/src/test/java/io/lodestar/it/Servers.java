@@ -64,6 +64,19 @@ final class Servers implements AfterEachCallback {
         });
     }
 
+    /** Ready, and every member's HTTP address is in the store: no background write is pending. */
+    static void awaitSettled(ServerProcess p) {
+        awaitReady(p);
+        Await.until(Duration.ofSeconds(30), p.httpAddress() + " settled", () -> {
+            for (var m : Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("members")) {
+                if (m.get("httpAddress").isNull()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         boolean failed = context.getExecutionException().isPresent();
