@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class ForwardClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForwardClient.class);
 
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private final FrameCodec codec;
     private final String self;
     private final RpcClient rpc;
@@ -69,7 +70,7 @@ public final class ForwardClient implements AutoCloseable {
 
     private CompletableFuture<ForwardReply> send(String peer, byte kind, Command command, long timeoutMillis) {
         CompletableFuture<ForwardReply> future = new CompletableFuture<>();
-        ForwardFrame frame = codec.seal(new ForwardRequest(kind, self, System.currentTimeMillis(), command));
+        ForwardFrame frame = codec.seal(new ForwardRequest(kind, self, System.currentTimeMillis(), RANDOM.nextLong(), command));
         InvokeCallback callback = (result, error) -> {
             if (error != null) {
                 future.completeExceptionally(error instanceof InvokeTimeoutException

@@ -12,13 +12,20 @@ public final class ForwardRequest implements Serializable {
     private final byte kind;
     private final String from;
     private final long sentAtMillis;
+    private final long nonce;
     private final Command command;
 
-    ForwardRequest(byte kind, String from, long sentAtMillis, Command command) {
+    ForwardRequest(byte kind, String from, long sentAtMillis, long nonce, Command command) {
         this.kind = kind;
         this.from = from;
         this.sentAtMillis = sentAtMillis;
+        this.nonce = nonce;
         this.command = command;
+    }
+
+    /** Random per request: with the timestamp, lets the receiver refuse a replayed frame. */
+    long nonce() {
+        return nonce;
     }
 
     byte kind() {

@@ -21,6 +21,7 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
 
     private final FrameCodec codec;
     private final LeaderProposer local;
+    private final ReplayGuard replays = new ReplayGuard(2 * MAX_CLOCK_SKEW_MILLIS);
 
     private ForwardServer(FrameCodec codec, LeaderProposer local) {
         this.codec = codec;
@@ -52,6 +53,9 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
             long skew = Math.abs(System.currentTimeMillis() - request.sentAtMillis());
             if (skew > MAX_CLOCK_SKEW_MILLIS) {
                 throw new FrameCodec.UnauthorizedFrameException("frame is " + skew + " ms old or early");
+            }
+            if (!replays.firstSighting(request.nonce(), request.sentAtMillis())) {
+                throw new FrameCodec.UnauthorizedFrameException("frame replayed (nonce seen before)");
             }
         } catch (FrameCodec.UnauthorizedFrameException e) {
             LOG.warn("refused a node-to-node frame from {}: {}", ctx.getRemoteAddress(), e.getMessage());

@@ -1,0 +1,54 @@
+package io.lodestar.kv.forward;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.kv.command.Command;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class FrameCodecTest {
+    private static final byte[] SECRET = "a-cluster-secret-of-some-length".getBytes(StandardCharsets.UTF_8);
+
+    private static ForwardRequest request() {
+        return new ForwardRequest(ForwardRequest.WRITE, "127.0.0.1:7848", System.currentTimeMillis(), 42L,
+                Command.put("ks", "k".getBytes(), "v".getBytes()));
+    }
+
+    @Test
+    void sealedFrameOpensWithTheSameSecret() {
+        FrameCodec codec = new FrameCodec(SECRET);
+        ForwardRequest opened = codec.open(codec.seal(request()), ForwardRequest.class);
+        assertEquals(42L, opened.nonce());
+        assertArrayEquals("v".getBytes(), opened.command().ops().get(0).value());
+    }
+
+    @Test
+    void frameFromAnotherSecretIsRefusedBeforeDecoding() {
+        ForwardFrame foreign = new FrameCodec("another-secret-entirely-000".getBytes()).seal(request());
+        FrameCodec.UnauthorizedFrameException e = assertThrows(FrameCodec.UnauthorizedFrameException.class,
+                () -> new FrameCodec(SECRET).open(foreign, ForwardRequest.class));
+        assertTrue(e.getMessage().contains("cluster secret"), e.getMessage());
+    }
+
+    @Test
+    void tamperedOrTruncatedFrameIsRefused() {
+        FrameCodec codec = new FrameCodec(SECRET);
+        byte[] body = codec.seal(request()).body();
+        body[body.length - 1] ^= 1;
+        assertThrows(FrameCodec.UnauthorizedFrameException.class, () -> codec.open(new ForwardFrame(body), ForwardRequest.class));
+        assertThrows(FrameCodec.UnauthorizedFrameException.class, () -> codec.open(new ForwardFrame(new byte[5]), ForwardRequest.class));
+    }
+
+    @Test
+    void replayedNonceIsRefusedWithinTheWindow() {
+        ReplayGuard guard = new ReplayGuard(120_000);
+        long now = System.currentTimeMillis();
+        assertTrue(guard.firstSighting(7, now));
+        assertFalse(guard.firstSighting(7, now), "the same frame again");
+        assertTrue(guard.firstSighting(8, now));
+    }
+}
