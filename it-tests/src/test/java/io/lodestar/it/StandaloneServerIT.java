@@ -64,6 +64,20 @@ class StandaloneServerIT {
     }
 
     @Test
+    void prometheusMetricsShowTheNodeAndItsRequests() throws Exception {
+        ServerProcess p = servers.standalone("solo").start();
+        Servers.awaitReady(p);
+        assertEquals(200, publish(p, "m", "x").status());
+        Http.Response metrics = Http.get(p.httpAddress(), "/metrics");
+        assertEquals(200, metrics.status());
+        String text = metrics.body();
+        assertTrue(text.contains("lodestar_ready 1.0"), text);
+        assertTrue(text.contains("lodestar_raft_is_leader 1.0"), text);
+        assertTrue(text.contains("http_server_requests_seconds_count{method=\"POST\",route=\"/nacos/v1/cs/configs\",status=\"200\"}"), text);
+        assertTrue(text.contains("jvm_memory_used_bytes"), text);
+    }
+
+    @Test
     void startupLogNamesPortsDataDirAndRole() throws Exception {
         ServerProcess p = servers.standalone("solo").start();
         Servers.awaitReady(p);

@@ -1,6 +1,7 @@
 package io.lodestar.api.http;
 
 import io.javalin.Javalin;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.v1.ConfigRoutes;
 import io.lodestar.config.ConfigService;
 import io.lodestar.kv.KvStore;
@@ -13,13 +14,16 @@ public final class HttpApi {
     private HttpApi() {}
 
     public static Javalin create(KvStore store, ConfigService configs) {
+        Metrics metrics = new Metrics(store);
         Javalin app = Javalin.create(config -> {
+            metrics.instrument(config);
             config.showJavalinBanner = false;
             config.http.prefer405over404 = true;
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store);
+        metrics.install(app);
         ConfigRoutes.install(app, configs);
         return app;
     }

@@ -1,0 +1,56 @@
+package io.lodestar.api.metrics;
+
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.cluster.ClusterView;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Prometheus metrics at {@code GET /metrics}: the JVM, HTTP requests (by method, route and
+ * status) and the node's Raft and store state.
+ */
+public final class Metrics {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    public Metrics(KvStore store) {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        Gauge.builder("lodestar_raft_term", store, s -> s.cluster().term()).register(registry);
+        Gauge.builder("lodestar_raft_applied_index", store, s -> s.cluster().appliedIndex()).register(registry);
+        Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex()).register(registry);
+        Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0).register(registry);
+        Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);
+        Gauge.builder("lodestar_ready", store, s -> s.readiness().ready() ? 1 : 0).register(registry);
+    }
+
+    private static boolean isLeader(ClusterView view) {
+        return view.self().equals(view.leader());
+    }
+
+    /** Times every HTTP request; call while configuring Javalin. */
+    public void instrument(JavalinConfig config) {
+        config.requestLogger.http((ctx, ms) -> Timer.builder("http_server_requests")
+                .tag("method", ctx.method().name())
+                .tag("route", ctx.endpointHandlerPath().isEmpty() ? "unmatched" : ctx.endpointHandlerPath())
+                .tag("status", Integer.toString(ctx.statusCode()))
+                .register(registry)
+                .record((long) (ms * 1_000_000), TimeUnit.NANOSECONDS));
+    }
+
+    public void install(Javalin app) {
+        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+    }
+}
