@@ -2,6 +2,7 @@ package io.lodestar.it;
 
 import static io.lodestar.it.Http.params;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -60,6 +61,20 @@ class StandaloneServerIT {
         Servers.awaitReady(p);
         for (int i = 0; i < 50; i++) {
             assertEquals("v" + i, read(p, "k" + i).body(), "k" + i + " after kill -9");
+        }
+    }
+
+    @Test
+    void portsListenOnTheGivenHostOnly() throws Exception {
+        ServerProcess p = servers.standalone("solo").start();
+        Servers.awaitReady(p);
+        // All of 127/8 reaches this host: a port bound to every interface would answer on 127.0.0.2 too.
+        for (int port : new int[] {p.raftPort, p.httpPort}) {
+            try (java.net.Socket ok = new java.net.Socket("127.0.0.1", port)) {
+                assertTrue(ok.isConnected());
+            }
+            assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.2", port).close(),
+                    "port " + port + " must not listen beyond --host");
         }
     }
 
