@@ -25,6 +25,10 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface KvStore extends AutoCloseable {
 
+    /**
+     * Proposes {@code command}. The caller must not modify the command's byte arrays afterwards:
+     * the leader applies the object it was given, not a copy.
+     */
     CompletableFuture<WriteResult> write(Command command);
 
     /** This node's current value of the key, or null. */

@@ -50,6 +50,11 @@ public final class HessianCodec {
             in.close();
         } catch (IOException | RuntimeException e) {
             throw new CodecException("cannot decode payload: " + e.getMessage(), e);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            // A damaged list length or nesting depth makes Hessian allocate an array of that length
+            // or recurse without bound; the failed allocation or the unwound stack leaves nothing
+            // behind, so this is a malformed payload, not a broken JVM.
+            throw new CodecException("cannot decode payload: " + e, e);
         }
         if (!type.isInstance(value)) {
             throw new CodecException("expected " + type.getName() + " but payload holds "

@@ -124,14 +124,16 @@ public final class ChangeFeed implements AutoCloseable {
                 if (resync >= 0) {
                     try {
                         listener.onResync(resync);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error e) {
                         LOG.error("change listener {} failed to resync from {}", listener, resync, e);
                     }
                 }
                 for (ChangeEvent e : batch) {
                     try {
                         listener.onChange(e);
-                    } catch (RuntimeException ex) {
+                    } catch (RuntimeException | Error ex) {
+                        // an Error too: letting it escape would leave this listener scheduled
+                        // forever and deaf from then on
                         LOG.error("change listener {} failed at revision {}; it is told to resync",
                                 listener, e.revision(), ex);
                         overflow(e.revision());

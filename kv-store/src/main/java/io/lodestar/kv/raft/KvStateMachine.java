@@ -135,6 +135,8 @@ public final class KvStateMachine extends StateMachineAdapter {
                     continue;
                 }
                 Command command;
+                int eventsBefore = events.size();
+                batch.mark();
                 try {
                     command = closure instanceof ProposeClosure pc ? pc.command() : decode(it.getData());
                     long next = revision + 1;
@@ -152,10 +154,13 @@ public final class KvStateMachine extends StateMachineAdapter {
                         pc.setResult(new WriteResult(succeeded, revision, index));
                         done.add(pc);
                     }
-                } catch (RuntimeException ex) {
+                } catch (RuntimeException | Error ex) {
                     // A committed entry this node cannot apply: applying the rest would diverge
-                    // from the replicas that could. Keep what came before, halt on this one.
+                    // from the replicas that could. Keep what came before, halt on this one,
+                    // dropping whatever part of it was already staged.
                     LOG.error("cannot apply log entry {}: halting this node", index, ex);
+                    batch.rollbackToMark();
+                    events.subList(eventsBefore, events.size()).clear();
                     commit(batch, last, applied, revision, done, events);
                     it.setErrorAndRollback(1, new Status(RaftError.ESTATEMACHINE,
                             "cannot apply log entry %d: %s", index, ex.getMessage()));

@@ -61,6 +61,8 @@ public final class RocksEngine implements AutoCloseable {
     private RocksEngine(Path dir, Collection<String> keyspaceNames, long blockCacheBytes) {
         this.dir = dir;
         List<AutoCloseable> opened = new ArrayList<>();
+        List<ColumnFamilyHandle> allHandlesOrNull = null;
+        RocksDB dbOrNull = null;
         try {
             Files.createDirectories(dir);
             blockCache = track(opened, new LRUCache(blockCacheBytes));
@@ -86,8 +88,10 @@ public final class RocksEngine implements AutoCloseable {
             for (String name : names) {
                 descriptors.add(new ColumnFamilyDescriptor(name.getBytes(), cfOptions));
             }
-            allHandles = new ArrayList<>();
-            db = RocksDB.open(dbOptions, dir.toString(), descriptors, allHandles);
+            allHandlesOrNull = new ArrayList<>();
+            dbOrNull = RocksDB.open(dbOptions, dir.toString(), descriptors, allHandlesOrNull);
+            allHandles = allHandlesOrNull;
+            db = dbOrNull;
             keyspaces = new HashMap<>();
             for (int i = 0; i < descriptors.size(); i++) {
                 keyspaces.put(new String(descriptors.get(i).getName()), allHandles.get(i));
@@ -96,6 +100,12 @@ public final class RocksEngine implements AutoCloseable {
             appliedIndex = readLong(APPLIED_INDEX);
             revision = readLong(REVISION);
         } catch (Exception e) {
+            if (allHandlesOrNull != null) {
+                allHandlesOrNull.forEach(ColumnFamilyHandle::close);
+            }
+            if (dbOrNull != null) {
+                dbOrNull.close();
+            }
             for (int i = opened.size() - 1; i >= 0; i--) {
                 closeQuietly(opened.get(i));
             }
@@ -252,6 +262,20 @@ public final class RocksEngine implements AutoCloseable {
                 batch.delete(handle(keyspace), key);
             } catch (RocksDBException e) {
                 throw new StorageException("batch delete failed: " + e.getMessage(), e);
+            }
+        }
+
+        /** Remembers the batch's contents so far; {@link #rollbackToMark} returns to them. */
+        public void mark() {
+            batch.setSavePoint();
+        }
+
+        /** Drops every mutation added since the last {@link #mark} (and that mark). */
+        public void rollbackToMark() {
+            try {
+                batch.rollbackToSavePoint();
+            } catch (RocksDBException e) {
+                throw new StorageException("batch rollback failed: " + e.getMessage(), e);
             }
         }
 
