@@ -1,6 +1,8 @@
 package io.lodestar.kv.command;
 
 import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -53,11 +55,13 @@ public final class Command implements Serializable {
         return new Command(NO_COMPARES, ops.toArray(new Op[0]));
     }
 
+    /** A read-only view (no copy: this is on the apply path). */
     public List<Compare> compares() {
-        return List.of(compares == null ? NO_COMPARES : compares);
+        return compares == null ? List.of() : Collections.unmodifiableList(Arrays.asList(compares));
     }
 
+    /** A read-only view (no copy: this is on the apply path). */
     public List<Op> ops() {
-        return List.of(ops == null ? new Op[0] : ops);
+        return ops == null ? List.of() : Collections.unmodifiableList(Arrays.asList(ops));
     }
 }

@@ -73,14 +73,18 @@ final class MemberDirectory {
         return e == null ? null : new String(e.value(), StandardCharsets.UTF_8);
     }
 
-    /** A follower, as last reported, to hand leadership to; null if none is known. */
-    String someFollower() {
+    /**
+     * The members last reported as followers, to hand leadership to, in configuration order. A
+     * report is up to a refresh old: a member may have stopped since.
+     */
+    List<String> followers() {
+        List<String> out = new ArrayList<>();
         for (String member : members()) {
             if (!member.equals(self) && states.get(member) == MemberState.FOLLOWER) {
-                return member;
+                out.add(member);
             }
         }
-        return null;
+        return out;
     }
 
     ClusterView view(long term) {

@@ -6,6 +6,7 @@ import com.alipay.sofa.jraft.Status;
 import com.alipay.sofa.jraft.closure.ReadIndexClosure;
 import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.core.NodeImpl;
+import com.alipay.sofa.jraft.core.State;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.entity.Task;
 import com.alipay.sofa.jraft.error.RaftError;
@@ -79,6 +80,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private volatile MemberDirectory members;
     private volatile long term;
     private volatile long leaderTerm = -1;
+    private volatile String haltReason;
     private volatile boolean closed;
 
     private RaftKvStore(KvStoreConfig config) {
@@ -155,6 +157,30 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);
         }
+        // Registered before the node starts: a one-node group elects itself inside start(), and a
+        // leadership event missed here would leave this node refusing every write as not leader.
+        fsm.setRoleListener(new RoleListener() {
+            @Override
+            public void onRoleChange(String role, long newTerm, String leader) {
+                if (newTerm >= 0) {
+                    term = newTerm;
+                }
+                leaderTerm = "LEADER".equals(role) ? newTerm : -1;
+                ReadinessTracker r = readiness;
+                if (r != null) {
+                    r.roleChanged(role, leader);
+                }
+            }
+
+            @Override
+            public void onHalted(String reason) {
+                haltReason = reason;
+                ReadinessTracker r = readiness;
+                if (r != null) {
+                    r.halted(reason);
+                }
+            }
+        });
         service = new RaftGroupService(GROUP, self, options, rpcServer);
         Node started;
         try {
@@ -165,22 +191,10 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         node = (NodeImpl) started;
         readiness = new ReadinessTracker(node);
+        if (haltReason != null) {
+            readiness.halted(haltReason);
+        }
         members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
-        fsm.setRoleListener(new RoleListener() {
-            @Override
-            public void onRoleChange(String role, long newTerm, String leader) {
-                if (newTerm >= 0) {
-                    term = newTerm;
-                }
-                leaderTerm = "LEADER".equals(role) ? newTerm : -1;
-                readiness.roleChanged(role, leader);
-            }
-
-            @Override
-            public void onHalted(String reason) {
-                readiness.halted(reason);
-            }
-        });
         scheduler.scheduleWithFixedDelay(this::tick, 0, 200, TimeUnit.MILLISECONDS);
         LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
     }
@@ -356,17 +370,26 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public CompletableFuture<Void> linearizable() {
         CompletableFuture<Void> future = new CompletableFuture<>();
-        node.readIndex(new byte[0], new ReadIndexClosure(config.requestTimeoutMs()) {
-            @Override
-            public void run(Status status, long index, byte[] reqCtx) {
-                if (status.isOk()) {
-                    future.complete(null);
-                } else {
-                    future.completeExceptionally(new NoLeaderException("linearizable read not confirmed by a leader: "
-                            + status.getErrorMsg()));
+        if (closed) {
+            future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
+            return future;
+        }
+        try {
+            node.readIndex(new byte[0], new ReadIndexClosure(config.requestTimeoutMs()) {
+                @Override
+                public void run(Status status, long index, byte[] reqCtx) {
+                    if (status.isOk()) {
+                        future.complete(null);
+                    } else {
+                        future.completeExceptionally(new NoLeaderException("linearizable read not confirmed by a leader: "
+                                + status.getErrorMsg()));
+                    }
                 }
-            }
-        });
+            });
+        } catch (IllegalStateException e) {
+            // JRaft throws (after failing the closure) once the node is shutting down
+            future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
+        }
         return future;
     }
 
@@ -432,30 +455,60 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         if (node == null || !node.isLeader()) {
             return;
         }
-        String target = members.someFollower();
-        if (target == null) {
-            return;
-        }
-        Status st = node.transferLeadershipTo(PeerId.parsePeer(target));
-        if (!st.isOk()) {
-            LOG.warn("leadership transfer to {} failed: {}", target, st);
-            return;
-        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        while (node.isLeader() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        for (String target : members.followers()) {
+            if (!node.isLeader() || System.nanoTime() > deadline) {
+                break;
+            }
+            Status st = node.transferLeadershipTo(PeerId.parsePeer(target));
+            if (!st.isOk()) {
+                LOG.warn("leadership transfer to {} failed: {}", target, st);
+                continue;
+            }
+            // The node is TRANSFERRING until the target asks for its vote (then it steps down,
+            // and follows the target once that has won) or the transfer times out after an
+            // election timeout (then it leads again, and the next follower is tried: the target
+            // may have stopped since it last reported). Shutting down while TRANSFERRING would
+            // cancel the transfer and leave the group leaderless for an election timeout.
+            if (!await(() -> node.getNodeState() != State.STATE_TRANSFERRING, deadline)) {
                 return;
             }
+            long wonBy = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.electionTimeoutMs()));
+            if (!await(() -> followsAnotherLeader() || node.isLeader(), wonBy)) {
+                return;
+            }
+            if (followsAnotherLeader()) {
+                LOG.info("leadership handed to {} before shutdown", node.getLeaderId());
+                return;
+            }
+            LOG.warn("leadership transfer to {} did not complete", target);
         }
-        LOG.info("leadership handed to {} before shutdown", target);
+    }
+
+    /** Polls until {@code condition} holds or {@code deadline} passes; false if interrupted. */
+    private static boolean await(java.util.function.BooleanSupplier condition, long deadline) {
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean followsAnotherLeader() {
+        PeerId leader = node.getLeaderId();
+        return node.getNodeState() == State.STATE_FOLLOWER
+                && leader != null && !leader.isEmpty() && !leader.equals(self);
     }
 
     private void closeQuietly() {
         closed = true;
-        scheduler.shutdownNow();
+        // not shutdownNow(): writes waiting to retry must still run, to fail as "shutting down"
+        // instead of never completing
+        scheduler.shutdown();
         if (service != null) {
             service.shutdown();
             try {

@@ -1,0 +1,83 @@
+package io.lodestar.kv.raft;
+
+import static io.lodestar.kv.raft.TestCluster.KS;
+import static io.lodestar.kv.raft.TestCluster.bytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.WriteResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The node-to-node channel trusts only peers holding the cluster secret. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RaftKvStoreChannelAuthTest {
+    private static final byte[] WRONG = "not-the-cluster-secret".getBytes(StandardCharsets.UTF_8);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Node 2 has another secret. JRaft's own RPCs are not authenticated yet, so it still
+     * replicates; but the leader refuses its forwarded writes, and node 2 fails them at once with
+     * a StoreUnavailableException that says the secrets differ. The other nodes keep working.
+     */
+    @Test
+    void nodeWithWrongSecretCannotForwardWrites() throws Exception {
+        // Nodes 0 and 1 form the quorum and elect one of them before node 2 joins, so it follows.
+        TestCluster c = TestCluster.create(dir, 3, (i, cfg) -> i == 2 ? withSecret(cfg, WRONG) : cfg);
+        try (c) {
+            c.startNode(0);
+            c.startNode(1);
+            int leader = c.awaitLeader();
+            // nodes 0 and 1 publish their HTTP addresses through the store: let that settle first
+            TestCluster.await(Duration.ofSeconds(20), () -> c.node(leader).cluster().members().stream()
+                    .filter(m -> !m.address().equals(c.peer(2))).allMatch(m -> m.httpAddress() != null),
+                    "nodes 0 and 1 to publish their HTTP addresses");
+            c.startNode(2);
+            c.put(leader, "before", "v");
+            TestCluster.await(Duration.ofSeconds(20), () -> "v".equals(c.value(2, "before")),
+                    "node 2 to replicate through Raft");
+            long revision = c.node(leader).revision();
+
+            long t0 = System.nanoTime();
+            CompletableFuture<WriteResult> refused = c.node(2).write(Command.put(KS, bytes("from-2"), bytes("v")));
+            ExecutionException e = assertThrows(ExecutionException.class, () -> refused.get(10, TimeUnit.SECONDS));
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertInstanceOf(StoreUnavailableException.class, e.getCause(), String.valueOf(e.getCause()));
+            String message = e.getCause().getMessage();
+            assertTrue(message.contains("secret") || message.contains("verif"), message);
+            assertTrue(took < 3000, "refusal took " + took + " ms");
+
+            for (int i = 0; i < 2; i++) {
+                WriteResult ok = c.put(i, "from-" + i, "v");
+                assertTrue(ok.succeeded());
+            }
+            TestCluster.await(Duration.ofSeconds(20), () -> "v".equals(c.value(2, "from-1")), "node 2 to replicate");
+            c.awaitIdentical();
+            for (int i = 0; i < 3; i++) {
+                assertNull(c.value(i, "from-2"), "the refused write reached node " + i);
+                assertEquals(revision + 2, c.node(i).revision(), "node " + i);
+            }
+        }
+    }
+
+    private static KvStoreConfig withSecret(KvStoreConfig c, byte[] secret) {
+        return new KvStoreConfig(c.host(), c.raftPort(), c.peers(), c.dataDir(), secret, c.keyspaces(),
+                c.httpAddress(), c.snapshotIntervalSecs(), c.electionTimeoutMs(), c.requestTimeoutMs(),
+                c.maxValueBytes(), c.blockCacheBytes());
+    }
+}
