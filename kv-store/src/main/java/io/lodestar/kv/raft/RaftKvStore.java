@@ -44,7 +44,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,6 +73,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final KvStateMachine fsm;
     private final ForwardClient forwarder;
     private final AtomicBoolean publishing = new AtomicBoolean();
+    private final Deadlines deadlines;
     private RaftGroupService service;
     private volatile NodeImpl node;
     private volatile ReadinessTracker readiness;
@@ -89,11 +89,18 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         if (self == null) {
             throw new InvalidRequestException("host", "cannot form a peer address from " + config.self());
         }
+        for (String keyspace : config.keyspaces()) {
+            if (keyspace.isEmpty() || keyspace.startsWith("_")) {
+                throw new InvalidRequestException("keyspaces", "'" + keyspace + "': names starting with _ are reserved");
+            }
+        }
         Set<String> keyspaces = new HashSet<>(config.keyspaces());
         keyspaces.add(MemberDirectory.KEYSPACE);
-        this.validator = new CommandValidator(keyspaces, config.maxValueBytes());
+        // callers see only their own keyspaces; the store's internal ones are written by the store
+        this.validator = new CommandValidator(config.keyspaces(), config.maxValueBytes());
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
         this.scheduler.setRemoveOnCancelPolicy(true);
+        this.deadlines = new Deadlines(config.requestTimeoutMs());
         this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
         this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
         this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
@@ -196,6 +203,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
         scheduler.scheduleWithFixedDelay(this::tick, 0, 200, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(deadlines::expire, 50, 50, TimeUnit.MILLISECONDS);
         LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
     }
 
@@ -220,7 +228,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 || !publishing.compareAndSet(false, true)) {
             return;
         }
-        write(Command.put(MemberDirectory.KEYSPACE, config.self().getBytes(StandardCharsets.UTF_8),
+        writeUnchecked(Command.put(MemberDirectory.KEYSPACE, config.self().getBytes(StandardCharsets.UTF_8),
                 http.getBytes(StandardCharsets.UTF_8))).whenComplete((r, e) -> {
             publishing.set(false);
             if (e != null) {
@@ -231,13 +239,17 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     @Override
     public CompletableFuture<WriteResult> write(Command command) {
-        CompletableFuture<WriteResult> future = new CompletableFuture<>();
         try {
             validator.check(command);
         } catch (InvalidRequestException e) {
-            future.completeExceptionally(e);
-            return future;
+            return CompletableFuture.failedFuture(e);
         }
+        return writeUnchecked(command);
+    }
+
+    /** Writes without the API-boundary checks: for the store's own keyspaces. */
+    private CompletableFuture<WriteResult> writeUnchecked(Command command) {
+        CompletableFuture<WriteResult> future = new CompletableFuture<>();
         attempt(command, future, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.requestTimeoutMs()), "no leader known");
         return future;
     }
@@ -319,10 +331,13 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         task.setData(ByteBuffer.wrap(KvStateMachine.CODEC.encode(command)));
         task.setExpectedTerm(expectedTerm);
         task.setDone(new ProposeClosure(command, future::complete, status -> future.completeExceptionally(failure(status))));
-        ScheduledFuture<?> timer = scheduler.schedule(() -> future.completeExceptionally(new WriteOutcomeUnknownException(
-                "not committed within " + config.requestTimeoutMs() + " ms")), config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
-        future.whenComplete((r, e) -> timer.cancel(false));
-        node.apply(task);
+        deadlines.add(future);
+        try {
+            node.apply(task);
+        } catch (RuntimeException e) {
+            // JRaft throws instead of failing the closure once it is shutting down
+            future.completeExceptionally(new StoreUnavailableException("the store is shutting down", e));
+        }
         return future;
     }
 
@@ -418,7 +433,10 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         return fsm.appliedIndex();
     }
 
-    /** Takes a snapshot now (and compacts the log); completes when it is saved. */
+    /**
+     * Takes a snapshot now; completes when it is saved. JRaft truncates the log up to the
+     * previous snapshot, so compaction lags one snapshot behind.
+     */
     public CompletableFuture<Void> snapshot() {
         CompletableFuture<Void> future = new CompletableFuture<>();
         node.snapshot(status -> {

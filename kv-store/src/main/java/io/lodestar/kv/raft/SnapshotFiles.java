@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 final class SnapshotFiles {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotFiles.class);
     private static final String DIR = "kv";
+    /** The store's applied index at the checkpoint, beside it. */
+    private static final String APPLIED_INDEX = "kv_applied_index";
 
     private final Executor background;
 
@@ -53,6 +55,11 @@ final class SnapshotFiles {
         }
         background.execute(() -> {
             try {
+                Path appliedFile = Paths.get(writer.getPath(), APPLIED_INDEX);
+                Files.writeString(appliedFile, Long.toString(index));
+                if (!writer.addFile(APPLIED_INDEX, LocalFileMeta.newBuilder().setChecksum(crc(appliedFile)).build())) {
+                    throw new IOException("cannot register " + APPLIED_INDEX + " in the snapshot");
+                }
                 for (Path file : files(checkpoint)) {
                     String name = DIR + "/" + file.getFileName();
                     if (!writer.addFile(name, LocalFileMeta.newBuilder().setChecksum(crc(file)).build())) {
@@ -80,9 +87,11 @@ final class SnapshotFiles {
         if (meta == null) {
             throw new IllegalStateException("snapshot metadata unreadable in " + reader.getPath());
         }
-        long index = meta.getLastIncludedIndex();
+        // The store counts data entries only; the snapshot's own index may be a later
+        // configuration entry. Compare like with like, or every restart would reload it.
+        long index = storeIndex(reader).orElse(meta.getLastIncludedIndex());
         if (localApplied >= index) {
-            LOG.info("store already at applied index {} >= snapshot index {}: snapshot not loaded", localApplied, index);
+            LOG.info("store already at applied index {} >= snapshot's {}: snapshot not loaded", localApplied, index);
             return null;
         }
         Path source = Paths.get(reader.getPath(), DIR);
@@ -103,6 +112,22 @@ final class SnapshotFiles {
             return RocksEngine.open(generation, keyspaces, blockCacheBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot install snapshot from " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static java.util.OptionalLong storeIndex(SnapshotReader reader) {
+        Path file = Paths.get(reader.getPath(), APPLIED_INDEX);
+        if (!reader.listFiles().contains(APPLIED_INDEX) || !Files.exists(file)) {
+            return java.util.OptionalLong.empty();
+        }
+        try {
+            String expected = ((LocalFileMeta) reader.getFileMeta(APPLIED_INDEX)).getChecksum();
+            if (!expected.equals(crc(file))) {
+                throw new IllegalStateException("snapshot file corrupted: " + file);
+            }
+            return java.util.OptionalLong.of(Long.parseLong(Files.readString(file).trim()));
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("snapshot file unreadable: " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -213,6 +213,7 @@ class RaftKvStoreClusterTest {
             invalid.put("keyspace", Command.put("no-such-keyspace", b("k"), b("v")));
             invalid.put("keyspace ", Command.put(null, b("k"), b("v")));
             invalid.put("keyspace  ", Command.put(RocksEngine.META, b("applied_index"), b("v")));
+            invalid.put("keyspace   ", Command.put(MemberDirectory.KEYSPACE, b(c.peer(leader)), b("evil:1")));
             invalid.put("value", Command.put(KS, b("k"), new byte[1025]));
             invalid.put("value ", Command.batch(List.of(Op.put(KS, b("a"), new byte[600]), Op.put(KS, b("b"), new byte[600]))));
             invalid.put("value  ", Command.put(KS, b("k"), null));
