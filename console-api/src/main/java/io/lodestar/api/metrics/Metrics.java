@@ -44,10 +44,20 @@ public final class Metrics {
     public void instrument(JavalinConfig config) {
         config.requestLogger.http((ctx, ms) -> Timer.builder("http_server_requests")
                 .tag("method", ctx.method().name())
-                .tag("route", ctx.endpointHandlerPath().isEmpty() ? "unmatched" : ctx.endpointHandlerPath())
+                .tag("route", route(ctx))
                 .tag("status", Integer.toString(ctx.statusCode()))
                 .register(registry)
                 .record((long) (ms * 1_000_000), TimeUnit.NANOSECONDS));
+    }
+
+    /** The matched route pattern (bounded cardinality), or "unmatched" (404, 405 before routing). */
+    private static String route(io.javalin.http.Context ctx) {
+        try {
+            String path = ctx.endpointHandlerPath();
+            return path.isEmpty() ? "unmatched" : path;
+        } catch (IllegalStateException noEndpoint) {
+            return "unmatched";
+        }
     }
 
     public void install(Javalin app) {
