@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -199,7 +200,7 @@ public final class KvStoreBenchmark {
                 workers[p] = new Proposer(p, leader, window);
             }
             for (Proposer w : workers) {
-                w.thread.start();
+                w.start();
             }
             sleepSeconds(opt.warmupSec());
             long cpuStart = processCpuNanos();
@@ -213,9 +214,8 @@ public final class KvStoreBenchmark {
             long gcEnd = gcMillis();
             window.stopped = true;
             for (Proposer w : workers) {
-                w.thread.join(HANG_MS + 5_000);
-                if (w.thread.isAlive()) {
-                    w.noteError("proposer thread still running " + (HANG_MS + 5_000) + " ms after stop");
+                if (!w.finished.await(HANG_MS + 5_000, TimeUnit.MILLISECONDS)) {
+                    w.noteError("proposer still waiting for a write " + (HANG_MS + 5_000) + " ms after stop");
                 }
             }
             long revisionAfter = leader.revision();
@@ -259,18 +259,22 @@ public final class KvStoreBenchmark {
         volatile boolean stopped;
     }
 
-    /** One thread, one write in flight: issue, wait, repeat. */
-    static final class Proposer implements Runnable {
+    /**
+     * One write in flight: issue, and on its completion record it and issue the next. An async
+     * loop rather than a thread, so the figures measure the store, not 64 threads waking up.
+     */
+    static final class Proposer {
         final int id;
         final RaftKvStore target;
         final Window window;
-        final Thread thread;
+        final CountDownLatch finished = new CountDownLatch(1);
         final LongList latencies = new LongList();
         final AtomicLong errors = new AtomicLong();
         final SplittableRandom random;
         final byte[] valueTemplate = new byte[VALUE_BYTES];
         volatile String firstError;
         long acknowledged;
+        long seq;
 
         Proposer(int id, RaftKvStore target, Window window) {
             this.id = id;
@@ -278,42 +282,48 @@ public final class KvStoreBenchmark {
             this.window = window;
             this.random = new SplittableRandom(0x5EEDL * 31 + id);
             random.nextBytes(valueTemplate);
-            this.thread = new Thread(this, "bench-proposer-" + id);
-            this.thread.setDaemon(true);
         }
 
-        @Override
-        public void run() {
-            long seq = 0;
-            while (!window.stopped) {
-                byte[] key = ByteBuffer.allocate(KEY_BYTES).putInt(0x62656e63).putInt(id).putLong(seq).array();
-                byte[] value = valueTemplate.clone();
-                ByteBuffer.wrap(value).putLong(seq);
-                seq++;
-                long started = System.nanoTime();
-                try {
-                    CompletableFuture<WriteResult> f = target.write(Command.put(KEYSPACE, key, value));
-                    WriteResult r = f.get(HANG_MS, TimeUnit.MILLISECONDS);
-                    long ended = System.nanoTime();
-                    if (!r.succeeded()) {
-                        noteError("put not applied: " + r);
-                        continue;
-                    }
+        void start() {
+            next();
+        }
+
+        private void next() {
+            if (window.stopped) {
+                finished.countDown();
+                return;
+            }
+            byte[] key = ByteBuffer.allocate(KEY_BYTES).putInt(0x62656e63).putInt(id).putLong(seq).array();
+            byte[] value = valueTemplate.clone();
+            ByteBuffer.wrap(value).putLong(seq);
+            seq++;
+            long started = System.nanoTime();
+            CompletableFuture<WriteResult> f;
+            try {
+                f = target.write(Command.put(KEYSPACE, key, value));
+            } catch (RuntimeException e) {
+                noteError(String.valueOf(e));
+                finished.countDown();
+                return;
+            }
+            f.whenComplete((r, e) -> {
+                long ended = System.nanoTime();
+                if (e != null) {
+                    // stop this proposer: an error must be looked at, and an inline retry could recurse
+                    noteError(String.valueOf(e));
+                    finished.countDown();
+                    return;
+                }
+                if (!r.succeeded()) {
+                    noteError("put not applied: " + r);
+                } else {
                     acknowledged++;
                     if (ended >= window.start && ended < window.end) {
                         latencies.add(ended - started);
                     }
-                } catch (ExecutionException e) {
-                    noteError(String.valueOf(e.getCause()));
-                } catch (TimeoutException e) {
-                    noteError("no answer within " + HANG_MS + " ms");
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } catch (RuntimeException e) {
-                    noteError(String.valueOf(e));
                 }
-            }
+                next();
+            });
         }
 
         void noteError(String message) {
