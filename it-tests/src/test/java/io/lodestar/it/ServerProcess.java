@@ -52,7 +52,10 @@ final class ServerProcess {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run 'mvn package' first");
         }
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC"));
+        // RocksDB unpacks its native library (15 MB) into java.io.tmpdir and a kill -9 leaves it
+        // there: keep it in this test's directory, which is deleted afterwards.
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC",
+                "-Djava.io.tmpdir=" + dataDir.getParent()));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", JAR.toString(), "server", "--host", host, "--port", String.valueOf(httpPort),
                 "--raft-port", String.valueOf(raftPort), "--data-dir", dataDir.toString(), "--auth", "off"));
