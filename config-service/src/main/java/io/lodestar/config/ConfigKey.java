@@ -51,7 +51,21 @@ public record ConfigKey(String tenant, String group, String dataId) {
     }
 
     /** The store key: the three parts joined by NUL, which none of them may contain. */
-    byte[] storeKey() {
+    public byte[] storeKey() {
         return (tenant + '\0' + group + '\0' + dataId).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The prefix shared by the store keys of every config in {@code tenant}. */
+    public static byte[] tenantPrefix(String tenant) {
+        return ((tenant == null ? "" : tenant) + '\0').getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The key a {@link #storeKey()} was made from. */
+    public static ConfigKey fromStoreKey(byte[] storeKey) {
+        String[] parts = new String(storeKey, StandardCharsets.UTF_8).split("\0", -1);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("not a config store key: " + parts.length + " parts");
+        }
+        return new ConfigKey(parts[0], parts[1], parts[2]);
     }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * as {@link KvStore#write} does; reads are this node's replica.
  */
 public final class ConfigService {
-    public static final String KEYSPACE = "config";
+    public static final String KEYSPACE = ConfigKeyspaces.CONFIG;
     public static final int DEFAULT_MAX_CONTENT_BYTES = 10 << 20;
 
     private final KvStore store;

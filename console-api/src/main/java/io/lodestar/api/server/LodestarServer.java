@@ -2,11 +2,11 @@ package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +30,7 @@ public final class LodestarServer implements AutoCloseable {
     public static LodestarServer start(ServerSettings s) {
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
-                        Set.of(ConfigService.KEYSPACE))
+                        ConfigKeyspaces.ALL)
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs());
         RaftKvStore store = RaftKvStore.start(config);

@@ -1,0 +1,17 @@
+package io.lodestar.config;
+
+import java.util.Set;
+
+/** The store keyspaces the config domain owns. */
+public final class ConfigKeyspaces {
+    /** Current configs, keyed by {@link ConfigKey#storeKey()}. */
+    public static final String CONFIG = "config";
+    /** Every publish and delete, keyed by config key then revision. */
+    public static final String HISTORY = "config_history";
+    /** Namespaces (tenants) created through the API, keyed by id. */
+    public static final String NAMESPACE = "namespace";
+
+    public static final Set<String> ALL = Set.of(CONFIG, HISTORY, NAMESPACE);
+
+    private ConfigKeyspaces() {}
+}
