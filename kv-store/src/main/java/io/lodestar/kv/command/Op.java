@@ -14,6 +14,8 @@ public final class Op implements Serializable {
 
     public static final byte PUT = 1;
     public static final byte DELETE = 2;
+    /** A put whose key is the given prefix followed by the command's revision (8 bytes, big-endian). */
+    public static final byte PUT_AT_REVISION = 3;
 
     private final byte kind;
     private final String keyspace;
@@ -31,6 +33,15 @@ public final class Op implements Serializable {
         return new Op(PUT, keyspace, key, value);
     }
 
+    /**
+     * Appends under {@code prefix}: the stored key is the prefix followed by the revision this
+     * command gets (8 bytes, big-endian), so entries under one prefix are unique and in commit
+     * order, identical on every replica. For logs such as config history.
+     */
+    public static Op putAtRevision(String keyspace, byte[] prefix, byte[] value) {
+        return new Op(PUT_AT_REVISION, keyspace, prefix, value);
+    }
+
     public static Op delete(String keyspace, byte[] key) {
         return new Op(DELETE, keyspace, key, null);
     }
@@ -39,14 +50,16 @@ public final class Op implements Serializable {
         return kind;
     }
 
+    /** A put or a put at revision: carries a value. */
     public boolean isPut() {
-        return kind == PUT;
+        return kind == PUT || kind == PUT_AT_REVISION;
     }
 
     public String keyspace() {
         return keyspace;
     }
 
+    /** The key; for {@link #PUT_AT_REVISION} the prefix of the key. */
     public byte[] key() {
         return key;
     }
@@ -58,6 +71,7 @@ public final class Op implements Serializable {
 
     @Override
     public String toString() {
-        return (kind == PUT ? "put " : "delete ") + keyspace + "/" + Arrays.toString(key);
+        String verb = kind == PUT ? "put " : kind == DELETE ? "delete " : "put-at-revision ";
+        return verb + keyspace + "/" + Arrays.toString(key);
     }
 }

@@ -208,13 +208,14 @@ public final class KvStateMachine extends StateMachineAdapter {
     }
 
     private static boolean apply(Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
-        KvEntry existing = overlay.get(op.keyspace(), op.key());
+        byte[] key = op.kind() == Op.PUT_AT_REVISION ? withRevision(op.key(), revision) : op.key();
+        KvEntry existing = overlay.get(op.keyspace(), key);
         if (op.isPut()) {
             long create = existing == null ? revision : existing.createRevision();
-            KvEntry entry = new KvEntry(op.key(), op.value(), create, revision);
+            KvEntry entry = new KvEntry(key, op.value(), create, revision);
             batch.put(op.keyspace(), entry);
-            overlay.put(op.keyspace(), op.key(), entry);
-            events.add(new ChangeEvent(op.keyspace(), op.key(), revision, ChangeEvent.Kind.PUT));
+            overlay.put(op.keyspace(), key, entry);
+            events.add(new ChangeEvent(op.keyspace(), key, revision, ChangeEvent.Kind.PUT));
             return true;
         }
         if (existing == null) {
@@ -224,6 +225,10 @@ public final class KvStateMachine extends StateMachineAdapter {
         overlay.put(op.keyspace(), op.key(), null);
         events.add(new ChangeEvent(op.keyspace(), op.key(), revision, ChangeEvent.Kind.DELETE));
         return true;
+    }
+
+    private static byte[] withRevision(byte[] prefix, long revision) {
+        return ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(revision).array();
     }
 
     static byte[] md5(byte[] value) {

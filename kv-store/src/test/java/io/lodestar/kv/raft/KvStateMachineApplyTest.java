@@ -172,6 +172,23 @@ class KvStateMachineApplyTest {
     }
 
     @Test
+    void putAtRevisionAppendsUnderThePrefixKeyedByTheCommandsRevision() {
+        applyEach(entry(1, Command.put(CONFIG, bytes("x"), bytes("v"))));
+        applyEach(entry(2, Command.batch(List.of(
+                Op.put(CONFIG, bytes("x"), bytes("v2")),
+                Op.putAtRevision(NAMING, bytes("log/"), bytes("first"))))));
+        applyEach(entry(3, Command.batch(List.of(Op.putAtRevision(NAMING, bytes("log/"), bytes("second"))))));
+
+        List<KvEntry> log = fsm.read(engine -> engine.scan(NAMING, bytes("log/"), 10));
+        assertEquals(2, log.size());
+        assertEquals(2, java.nio.ByteBuffer.wrap(log.get(0).key(), 4, 8).getLong(), "suffix is the revision");
+        assertEquals("first", new String(log.get(0).value(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(3, java.nio.ByteBuffer.wrap(log.get(1).key(), 4, 8).getLong());
+        assertEquals(3, log.get(1).createRevision());
+        assertEquals(3, revision());
+    }
+
+    @Test
     void guardedBatchWhoseGuardFailsAppliesNoneOfItsOps() {
         applyEach(entry(1, Command.put(CONFIG, bytes("a"), bytes("1"))));
         Results results = new Results();
