@@ -1,33 +1,60 @@
 package io.lodestar.config;
 
+import io.lodestar.config.history.ConfigHistory;
+import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Publishes, reads and deletes configs in the store's {@value #KEYSPACE} keyspace. Writes complete
- * as {@link KvStore#write} does; reads are this node's replica.
+ * Publishes, reads and deletes configs in the store's {@value #KEYSPACE} keyspace, recording every
+ * change in the config's history in the same atomic command.
+ *
+ * <p>A change is proposed against the revision it was computed from (so the history entry holds
+ * exactly the content it replaced); if another change to the same config committed first, it is
+ * computed again, a few times. Writes complete as {@link KvStore#write} does; reads are this
+ * node's replica.
  */
 public final class ConfigService {
     public static final String KEYSPACE = ConfigKeyspaces.CONFIG;
     public static final int DEFAULT_MAX_CONTENT_BYTES = 10 << 20;
+    private static final int ATTEMPTS = 32;
 
     private final KvStore store;
     private final int maxContentBytes;
+    private final ConfigHistory history;
 
     public ConfigService(KvStore store, int maxContentBytes) {
         this.store = store;
         this.maxContentBytes = maxContentBytes;
+        this.history = new ConfigHistory(store);
     }
 
-    /** Creates or replaces the config; completes once it is durable on a majority. */
+    public ConfigHistory history() {
+        return history;
+    }
+
+    /** Creates or replaces the config; completes with the change's revision once durable. */
     public CompletableFuture<Long> publish(PublishRequest request) {
+        return publish(request, null);
+    }
+
+    /**
+     * Like {@link #publish(PublishRequest)}, but only if the stored content's md5 is {@code casMd5}
+     * (when not null); otherwise fails with {@link ConfigConflictException} and writes nothing.
+     */
+    public CompletableFuture<Long> publish(PublishRequest request, String casMd5) {
         String content = request.content();
         if (content == null || content.isBlank()) {
             throw new InvalidRequestException("content", "is required and must not be blank");
@@ -37,23 +64,91 @@ public final class ConfigService {
             throw new InvalidRequestException("content", bytes.length + " bytes exceeds the limit of "
                     + maxContentBytes + " bytes");
         }
+        return publishAttempt(request, md5Hex(bytes), casMd5, 1);
+    }
+
+    private CompletableFuture<Long> publishAttempt(PublishRequest request, String md5, String casMd5, int attempt) {
+        ConfigKey key = request.key();
+        KvEntry existing = store.get(KEYSPACE, key.storeKey());
+        Config current = decode(key, existing);
+        if (casMd5 != null && (current == null || !current.md5().equals(casMd5))) {
+            return CompletableFuture.failedFuture(new ConfigConflictException("Cas publish fail, server md5 may have changed."));
+        }
         long now = System.currentTimeMillis();
-        KvEntry existing = store.get(KEYSPACE, request.key().storeKey());
-        long createTime = existing == null ? now
-                : ConfigCodec.decode(request.key(), existing.value(), existing.createRevision(), existing.modRevision()).createTime();
-        byte[] value = ConfigCodec.encode(request, md5Hex(bytes), createTime, now);
-        return store.write(Command.put(KEYSPACE, request.key().storeKey(), value)).thenApply(r -> r.revision());
+        byte[] value = ConfigCodec.encode(request, md5, current == null ? now : current.createTime(), now);
+        HistoryEntry change = current == null
+                ? new HistoryEntry(0, key, HistoryEntry.Operation.INSERT, request.content(), md5, request.appName(),
+                        request.srcIp(), request.srcUser(), now)
+                : new HistoryEntry(0, key, HistoryEntry.Operation.UPDATE, current.content(), current.md5(),
+                        current.appName(), request.srcIp(), request.srcUser(), now);
+        Command command = Command.of(List.of(guard(key, existing)),
+                List.of(Op.put(KEYSPACE, key.storeKey(), value), ConfigHistory.append(change)));
+        return store.write(command).thenCompose(r -> {
+            if (r.succeeded()) {
+                return CompletableFuture.completedFuture(r.revision());
+            }
+            if (casMd5 != null) {
+                return CompletableFuture.failedFuture(new ConfigConflictException("Cas publish fail, server md5 may have changed."));
+            }
+            return retryOrGiveUp(attempt, () -> publishAttempt(request, md5, null, attempt + 1));
+        });
     }
 
     /** This node's copy of the config, or null. */
     public Config get(ConfigKey key) {
-        KvEntry e = store.get(KEYSPACE, key.storeKey());
-        return e == null ? null : ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
+        return decode(key, store.get(KEYSPACE, key.storeKey()));
     }
 
-    /** Deletes the config if present; completes once durable. */
-    public CompletableFuture<Void> delete(ConfigKey key) {
-        return store.write(Command.delete(KEYSPACE, key.storeKey())).thenApply(r -> null);
+    /** Deletes the config if present (recording it in the history); completes once durable. */
+    public CompletableFuture<Void> delete(ConfigKey key, String srcIp, String srcUser) {
+        return deleteAttempt(key, srcIp, srcUser, 1);
+    }
+
+    private CompletableFuture<Void> deleteAttempt(ConfigKey key, String srcIp, String srcUser, int attempt) {
+        KvEntry existing = store.get(KEYSPACE, key.storeKey());
+        Config current = decode(key, existing);
+        if (current == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        HistoryEntry change = new HistoryEntry(0, key, HistoryEntry.Operation.DELETE, current.content(), current.md5(),
+                current.appName(), srcIp, srcUser, System.currentTimeMillis());
+        Command command = Command.of(List.of(guard(key, existing)),
+                List.of(Op.delete(KEYSPACE, key.storeKey()), ConfigHistory.append(change)));
+        return store.write(command).thenCompose(r -> r.succeeded()
+                ? CompletableFuture.completedFuture(null)
+                : retryOrGiveUp(attempt, () -> deleteAttempt(key, srcIp, srcUser, attempt + 1)));
+    }
+
+    /** Publishes the content a history entry holds, as a new change. */
+    public CompletableFuture<Long> rollback(ConfigKey key, long historyId, String srcIp, String srcUser) {
+        HistoryEntry entry = history.get(key, historyId);
+        if (entry == null) {
+            throw new InvalidRequestException("nid", "no history entry " + historyId + " for " + key.dataId());
+        }
+        Config current = get(key);
+        return publish(new PublishRequest(key, entry.content(), current == null ? null : current.type(),
+                entry.appName(), current == null ? null : current.desc(), current == null ? null : current.tags(),
+                srcIp, srcUser));
+    }
+
+    private static Compare guard(ConfigKey key, KvEntry existing) {
+        return Compare.modRevision(KEYSPACE, key.storeKey(), existing == null ? 0 : existing.modRevision());
+    }
+
+    private static <T> CompletableFuture<T> retryOrGiveUp(int attempt,
+                                                          java.util.function.Supplier<CompletableFuture<T>> again) {
+        if (attempt >= ATTEMPTS) {
+            return CompletableFuture.failedFuture(new StoreUnavailableException(
+                    "the config changed under " + ATTEMPTS + " attempts in a row; try again"));
+        }
+        // a short random pause, so writers racing for one config do not keep colliding in step
+        long pauseMicros = java.util.concurrent.ThreadLocalRandom.current().nextLong(100, 500L * Math.min(attempt, 8));
+        return CompletableFuture.supplyAsync(again, CompletableFuture.delayedExecutor(pauseMicros, TimeUnit.MICROSECONDS))
+                .thenCompose(f -> f);
+    }
+
+    private static Config decode(ConfigKey key, KvEntry e) {
+        return e == null ? null : ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
     }
 
     public static String md5Hex(byte[] bytes) {

@@ -3,6 +3,8 @@ package io.lodestar.api.http;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.lodestar.config.ConfigConflictException;
+import io.lodestar.config.namespace.NamespaceNotEmptyException;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvException;
 import io.lodestar.kv.NoLeaderException;
@@ -34,6 +36,10 @@ public final class ErrorMapping {
             ctx.status(h.getStatus()).result(h.getMessage());
         } else if (e instanceof InvalidRequestException bad) {
             ctx.status(400).result("caused: " + bad.getMessage());
+        } else if (e instanceof ConfigConflictException conflict) {
+            ctx.status(409).result(conflict.getMessage());
+        } else if (e instanceof NamespaceNotEmptyException notEmpty) {
+            ctx.status(409).result("caused: namespaceId: " + notEmpty.getMessage());
         } else if (e instanceof NoLeaderException || e instanceof StoreUnavailableException) {
             ctx.status(503).result(e.getMessage());
         } else if (e instanceof KvException kv && kv.outcomeUnknown()) {

@@ -3,7 +3,12 @@ package io.lodestar.api.http;
 import io.javalin.Javalin;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.v1.ConfigRoutes;
+import io.lodestar.api.v1.HistoryRoutes;
+import io.lodestar.api.v1.ListenerRoutes;
+import io.lodestar.api.v1.NamespaceRoutes;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.kv.KvStore;
 
 /** Builds the HTTP server: every route, and the error mapping. */
@@ -13,7 +18,7 @@ public final class HttpApi {
 
     private HttpApi() {}
 
-    public static Javalin create(KvStore store, ConfigService configs) {
+    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners) {
         Metrics metrics = new Metrics(store);
         Javalin app = Javalin.create(config -> {
             metrics.instrument(config);
@@ -25,6 +30,9 @@ public final class HttpApi {
         HealthRoutes.install(app, store);
         metrics.install(app);
         ConfigRoutes.install(app, configs);
+        HistoryRoutes.install(app, configs);
+        ListenerRoutes.install(app, listeners);
+        NamespaceRoutes.install(app, new NamespaceService(store));
         return app;
     }
 }

@@ -4,6 +4,7 @@ import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
@@ -20,8 +21,11 @@ public final class LodestarServer implements AutoCloseable {
     private final RaftKvStore store;
     private final Javalin http;
     private final ScheduledExecutorService watcher;
+    private final LongPollRegistry listeners;
 
-    private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher) {
+    private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher,
+                           LongPollRegistry listeners) {
+        this.listeners = listeners;
         this.store = store;
         this.http = http;
         this.watcher = watcher;
@@ -34,11 +38,14 @@ public final class LodestarServer implements AutoCloseable {
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs());
         RaftKvStore store = RaftKvStore.start(config);
+        ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
+        LongPollRegistry listeners = new LongPollRegistry(store, configs);
         Javalin http;
         try {
-            http = HttpApi.create(store, new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES))
+            http = HttpApi.create(store, configs, listeners)
                     .start(s.host(), s.httpPort());
         } catch (RuntimeException e) {
+            listeners.close();
             store.close();
             throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
@@ -50,7 +57,7 @@ public final class LodestarServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        LodestarServer server = new LodestarServer(store, http, watcher);
+        LodestarServer server = new LodestarServer(store, http, watcher, listeners);
         watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
         return server;
     }
@@ -79,6 +86,7 @@ public final class LodestarServer implements AutoCloseable {
     @Override
     public void close() {
         watcher.shutdownNow();
+        listeners.close(); // answers held polls first, so their clients re-poll elsewhere
         http.stop();
         store.close();
     }

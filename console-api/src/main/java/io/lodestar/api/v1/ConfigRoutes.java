@@ -19,7 +19,7 @@ public final class ConfigRoutes {
         app.get(PATH, ctx -> get(ctx, configs));
         app.delete(PATH, ctx -> {
             ConfigKey key = key(ctx);
-            ctx.future(() -> configs.delete(key).thenAccept(v -> ctx.result("true")));
+            ctx.future(() -> configs.delete(key, ctx.ip(), null).thenAccept(v -> ctx.result("true")));
         });
     }
 
@@ -30,7 +30,9 @@ public final class ConfigRoutes {
     private static void publish(Context ctx, ConfigService configs) {
         PublishRequest request = new PublishRequest(key(ctx), Params.get(ctx, "content"), Params.get(ctx, "type"),
                 Params.get(ctx, "appName"), Params.get(ctx, "desc"), Params.get(ctx, "config_tags"), ctx.ip(), null);
-        ctx.future(() -> configs.publish(request).thenAccept(revision -> ctx.result("true")));
+        String casMd5 = Params.get(ctx, "casMd5");
+        ctx.future(() -> configs.publish(request, casMd5 == null || casMd5.isEmpty() ? null : casMd5)
+                .thenAccept(revision -> ctx.result("true")));
     }
 
     private static void get(Context ctx, ConfigService configs) {

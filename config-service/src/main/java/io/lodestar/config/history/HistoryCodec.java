@@ -1,0 +1,63 @@
+package io.lodestar.config.history;
+
+import io.lodestar.config.ConfigKey;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** The stored form of a history entry: a version byte, then its fields (the id is in the key). */
+final class HistoryCodec {
+    private static final byte VERSION = 1;
+
+    private HistoryCodec() {}
+
+    static byte[] encode(HistoryEntry e) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(e.content().length() + 64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(e.operation().ordinal());
+            byte[] content = e.content().getBytes(StandardCharsets.UTF_8);
+            out.writeInt(content.length);
+            out.write(content);
+            out.writeUTF(e.md5());
+            writeOptional(out, e.appName());
+            writeOptional(out, e.srcIp());
+            writeOptional(out, e.srcUser());
+            out.writeLong(e.time());
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return bytes.toByteArray();
+    }
+
+    static HistoryEntry decode(long id, ConfigKey key, byte[] stored) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new IllegalStateException("unknown stored history version " + version + " for " + key);
+            }
+            HistoryEntry.Operation op = HistoryEntry.Operation.values()[in.readByte()];
+            byte[] content = new byte[in.readInt()];
+            in.readFully(content);
+            return new HistoryEntry(id, key, op, new String(content, StandardCharsets.UTF_8), in.readUTF(),
+                    readOptional(in), readOptional(in), readOptional(in), in.readLong());
+        } catch (IOException ex) {
+            throw new UncheckedIOException("corrupt history entry " + id + " of " + key, ex);
+        }
+    }
+
+    private static void writeOptional(DataOutputStream out, String value) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeUTF(value);
+        }
+    }
+
+    private static String readOptional(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+}

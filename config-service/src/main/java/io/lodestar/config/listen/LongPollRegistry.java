@@ -1,0 +1,245 @@
+package io.lodestar.config.listen;
+
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ConfigService;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.feed.ChangeEvent;
+import io.lodestar.kv.feed.ChangeListener;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Config long-polls held on this node, woken by this node's change feed: the server side of
+ * nacos-client 1.4.x's {@code addListener}.
+ *
+ * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread:
+ * tens of thousands fit on one node. Every node answers its own polls from its own feed, so a
+ * client hears of a change through whichever node it polls.
+ *
+ * <p>Futures returned by {@link #poll} complete on the caller's thread (answer at once), on a
+ * change-feed thread (a key changed) or on the registry's timer thread (timeout): dependent stages
+ * must not block.
+ */
+public final class LongPollRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LongPollRegistry.class);
+    /** Nacos never answers an unchanged long-poll sooner than this. */
+    public static final long NACOS_MIN_HOLD_MS = 10_000;
+    /** Nacos answers this much before the client's own timeout, so the answer arrives in time. */
+    static final long HOLD_MARGIN_MS = 500;
+    /** Feed events buffered for the registry before it falls back to rechecking every held poll. */
+    static final int FEED_CAPACITY = 65_536;
+
+    private final ConfigService configs;
+    private final long minHoldMs;
+    private final Map<ConfigKey, Set<HeldPoll>> byKey = new ConcurrentHashMap<>();
+    private final ScheduledThreadPoolExecutor timer;
+    private final AutoCloseable subscription;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** A registry with Nacos's hold rule: answer an unchanged poll after max(10 s, timeout − 0.5 s). */
+    public LongPollRegistry(KvStore store, ConfigService configs) {
+        this(store, configs, NACOS_MIN_HOLD_MS);
+    }
+
+    /** As {@link #LongPollRegistry(KvStore, ConfigService)} with another floor; for unit tests. */
+    public LongPollRegistry(KvStore store, ConfigService configs, long minHoldMs) {
+        this.configs = configs;
+        this.minHoldMs = minHoldMs;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "long-poll-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.subscription = store.subscribe(new FeedListener(), FEED_CAPACITY);
+    }
+
+    /** How long an unchanged poll with the client's {@code Long-Pulling-Timeout} is held. */
+    public long holdMs(long clientTimeoutMs) {
+        return Math.max(minHoldMs, clientTimeoutMs - HOLD_MARGIN_MS);
+    }
+
+    /**
+     * Answers which of {@code entries} differ from this node's copy. If some do, or {@code noHangup}
+     * is set, the future is already complete (with the changed keys, possibly none). Otherwise the
+     * poll is held until one of its keys changes to an MD5 other than the client's (completes with
+     * that key) or {@link #holdMs} elapses (completes with an empty list). After {@link #close()}
+     * nothing is held.
+     */
+    public CompletableFuture<List<ConfigKey>> poll(List<ListeningEntry> entries, long clientTimeoutMs, boolean noHangup) {
+        Map<ConfigKey, String> md5s = new LinkedHashMap<>();
+        for (ListeningEntry e : entries) {
+            md5s.put(e.key(), e.md5());
+        }
+        if (noHangup || closed.get()) {
+            return CompletableFuture.completedFuture(changed(md5s, new HashMap<>()));
+        }
+        HeldPoll poll = new HeldPoll(md5s);
+        // index before checking: a change applied between the check and the indexing would
+        // otherwise go unheard until the timeout
+        // (adding inside compute: an emptied set is removed inside computeIfPresent, never under us)
+        for (ConfigKey key : md5s.keySet()) {
+            byKey.compute(key, (k, set) -> {
+                Set<HeldPoll> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+                s.add(poll);
+                return s;
+            });
+        }
+        List<ConfigKey> changed = changed(md5s, new HashMap<>());
+        if (!changed.isEmpty()) {
+            poll.answer(changed);
+            return poll.future;
+        }
+        try {
+            poll.timeout = timer.schedule(() -> poll.answer(List.of()), holdMs(clientTimeoutMs), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            poll.answer(List.of()); // closed meanwhile
+        }
+        if (poll.future.isDone() && poll.timeout != null) {
+            poll.timeout.cancel(false);
+        }
+        if (closed.get()) {
+            poll.answer(List.of());
+        }
+        return poll.future;
+    }
+
+    /** Polls currently held. */
+    public int held() {
+        Set<HeldPoll> all = new HashSet<>();
+        byKey.values().forEach(all::addAll);
+        return all.size();
+    }
+
+    /** Stops listening to the feed and answers every held poll with no change, so clients re-poll. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            subscription.close();
+        } catch (Exception e) {
+            LOG.warn("unsubscribing the long-poll registry failed", e);
+        }
+        for (HeldPoll p : allHeld()) {
+            p.answer(List.of());
+        }
+        timer.shutdownNow();
+    }
+
+    private List<HeldPoll> allHeld() {
+        Set<HeldPoll> all = new HashSet<>();
+        byKey.values().forEach(all::addAll);
+        return new ArrayList<>(all);
+    }
+
+    private List<ConfigKey> changed(Map<ConfigKey, String> clientMd5s, Map<ConfigKey, String> currentCache) {
+        List<ConfigKey> changed = new ArrayList<>();
+        for (Map.Entry<ConfigKey, String> e : clientMd5s.entrySet()) {
+            String current = currentCache.computeIfAbsent(e.getKey(), this::currentMd5);
+            if (!current.equals(e.getValue())) {
+                changed.add(e.getKey());
+            }
+        }
+        return changed;
+    }
+
+    private String currentMd5(ConfigKey key) {
+        Config c = configs.get(key);
+        return c == null ? "" : c.md5();
+    }
+
+    private void keyChanged(ConfigKey key) {
+        Set<HeldPoll> polls = byKey.get(key);
+        if (polls == null || polls.isEmpty()) {
+            return;
+        }
+        String current = currentMd5(key);
+        for (HeldPoll p : List.copyOf(polls)) {
+            if (!current.equals(p.md5s.get(key))) {
+                p.answer(List.of(key));
+            }
+        }
+    }
+
+    private void recheckAll() {
+        Map<ConfigKey, String> cache = new HashMap<>();
+        for (HeldPoll p : allHeld()) {
+            List<ConfigKey> changed = changed(p.md5s, cache);
+            if (!changed.isEmpty()) {
+                p.answer(changed);
+            }
+        }
+    }
+
+    private final class HeldPoll {
+        final Map<ConfigKey, String> md5s;
+        final CompletableFuture<List<ConfigKey>> future = new CompletableFuture<>();
+        final AtomicBoolean answered = new AtomicBoolean();
+        volatile ScheduledFuture<?> timeout;
+
+        HeldPoll(Map<ConfigKey, String> md5s) {
+            this.md5s = md5s;
+        }
+
+        void answer(List<ConfigKey> changed) {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
+            for (ConfigKey key : md5s.keySet()) {
+                byKey.computeIfPresent(key, (k, set) -> {
+                    set.remove(this);
+                    return set.isEmpty() ? null : set;
+                });
+            }
+            ScheduledFuture<?> t = timeout;
+            if (t != null) {
+                t.cancel(false);
+            }
+            future.complete(changed);
+        }
+    }
+
+    private final class FeedListener implements ChangeListener {
+        @Override
+        public void onChange(ChangeEvent event) {
+            if (!ConfigKeyspaces.CONFIG.equals(event.keyspace())) {
+                return;
+            }
+            ConfigKey key;
+            try {
+                key = ConfigKey.fromStoreKey(event.key());
+            } catch (RuntimeException e) {
+                LOG.warn("ignoring a change to an undecodable config key at revision {}", event.revision(), e);
+                return;
+            }
+            keyChanged(key);
+        }
+
+        @Override
+        public void onResync(long fromRevision) {
+            recheckAll();
+        }
+
+        @Override
+        public String toString() {
+            return "LongPollRegistry";
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package io.lodestar.config.listen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ConfigService;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.raft.RaftKvStore;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The long-poll registry against a real one-node Raft store on RocksDB, woken by its real change feed. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LongPollRegistryTest {
+    /** Short floor for the tests that wait for a timeout; Nacos's own is 10 s. */
+    private static final long FLOOR_MS = 300;
+    private static final long WAIT_S = 10;
+
+    @TempDir
+    static Path dir;
+    static RaftKvStore store;
+    static ConfigService configs;
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    @BeforeAll
+    static void startStore() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
+                "long-poll-test-secret".getBytes(StandardCharsets.UTF_8), ConfigKeyspaces.ALL));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!store.readiness().ready()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("store not ready: " + store.readiness().reason());
+            }
+            Thread.sleep(20);
+        }
+        configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
+    }
+
+    @AfterAll
+    static void stopStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private static ConfigKey newKey(TestInfo info) {
+        return new ConfigKey("", "G", info.getTestMethod().orElseThrow().getName() + "-" + IDS.incrementAndGet());
+    }
+
+    private static void publish(ConfigKey key, String content) throws Exception {
+        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(WAIT_S, TimeUnit.SECONDS);
+    }
+
+    private static String md5(String content) {
+        return ConfigService.md5Hex(content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void holdsForTheLongerOfTheFloorAndHalfASecondLessThanTheClientTimeout() {
+        try (LongPollRegistry nacos = new LongPollRegistry(store, configs)) {
+            assertEquals(29_500, nacos.holdMs(30_000), "nacos-client's 30 s timeout");
+            assertEquals(10_000, nacos.holdMs(10_000), "never below 10 s");
+            assertEquals(10_000, nacos.holdMs(0), "never below 10 s");
+        }
+    }
+
+    @Test
+    void aStaleMd5IsAnsweredAtOnceWithOnlyTheChangedKeys(TestInfo info) throws Exception {
+        ConfigKey changed = newKey(info);
+        ConfigKey current = newKey(info);
+        publish(changed, "v2");
+        publish(current, "c");
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(
+                    new ListeningEntry(changed, md5("v1")), new ListeningEntry(current, md5("c"))), 30_000, false);
+            assertTrue(f.isDone(), "answered without waiting");
+            assertEquals(List.of(changed), f.get());
+            assertEquals(0, registry.held());
+        }
+    }
+
+    @Test
+    void aConfigDeletedSinceTheClientReadItIsAChange(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("gone"))), 30_000, false);
+            assertEquals(List.of(key), f.getNow(null), "client holds content, server has none");
+        }
+    }
+
+    @Test
+    void aMissingConfigWithAnEmptyMd5IsNotAChangeAndIsHeldUntilTheTimeout(TestInfo info) throws Exception {
+        ConfigKey missing = newKey(info);
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
+            long start = System.nanoTime();
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(missing, "")), 0, false);
+            assertFalse(f.isDone(), "held, not answered");
+            assertEquals(1, registry.held());
+            assertEquals(List.of(), f.get(WAIT_S, TimeUnit.SECONDS));
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(elapsedMs >= FLOOR_MS, "held for the floor, answered after " + elapsedMs + " ms");
+            assertEquals(0, registry.held(), "a timed-out poll leaves the index");
+        }
+    }
+
+    @Test
+    void noHangupAnswersAtOnceEvenWhenNothingChanged(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        publish(key, "v");
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v"))), 30_000, true);
+            assertEquals(List.of(), f.getNow(null));
+            assertEquals(0, registry.held());
+        }
+    }
+
+    @Test
+    void aHeldPollIsAnsweredWithItsKeyWhenThatKeyChanges(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        ConfigKey other = newKey(info);
+        publish(key, "v1");
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(
+                    new ListeningEntry(other, ""), new ListeningEntry(key, md5("v1"))), 60_000, false);
+            assertFalse(f.isDone());
+            publish(key, "v2");
+            assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
+            assertEquals(0, registry.held(), "an answered poll leaves the index under every key");
+        }
+    }
+
+    @Test
+    void aDeleteWakesAPollThatHeldTheContent(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        publish(key, "v1");
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), 60_000, false);
+            configs.delete(key, null, null).get(WAIT_S, TimeUnit.SECONDS);
+            assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void changesThatLeaveTheClientsMd5OrOtherKeysDoNotAnswer(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        ConfigKey unrelated = newKey(info);
+        publish(key, "v1");
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
+            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), 60_000, false);
+            publish(key, "v1"); // same content again: same md5
+            publish(unrelated, "x");
+            // a later change to the key is heard in order after those two events, so if either had
+            // answered the poll it would show here as an answer without the v2 publish
+            CompletableFuture<List<ConfigKey>> probe = registry.poll(List.of(new ListeningEntry(unrelated, md5("x"))), 60_000, true);
+            assertEquals(List.of(), probe.get());
+            publish(key, "v2");
+            assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
+            // and the earlier events really were delivered before v2: a poll taken now with v1 is stale
+            assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, md5("v1"))), 0, true).get());
+        }
+    }
+
+    @Test
+    void holdsTenThousandPollsWithoutAThreadEachAndOnePublishWakesThoseOnItsKey(TestInfo info) throws Exception {
+        ConfigKey hot = newKey(info);
+        publish(hot, "v1");
+        int n = 10_000;
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
+            int threadsBefore = Thread.activeCount();
+            List<CompletableFuture<List<ConfigKey>>> onHot = new ArrayList<>();
+            List<CompletableFuture<List<ConfigKey>>> elsewhere = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ConfigKey own = new ConfigKey("t" + (i % 10), "G", "own-" + i);
+                if (i % 2 == 0) {
+                    onHot.add(registry.poll(List.of(new ListeningEntry(own, ""), new ListeningEntry(hot, md5("v1"))), 60_000, false));
+                } else {
+                    elsewhere.add(registry.poll(List.of(new ListeningEntry(own, "")), 60_000, false));
+                }
+            }
+            assertEquals(n, registry.held());
+            assertTrue(Thread.activeCount() - threadsBefore < 10, "no thread per poll: " + threadsBefore + " -> "
+                    + Thread.activeCount());
+            publish(hot, "v2");
+            CompletableFuture.allOf(onHot.toArray(CompletableFuture[]::new)).get(WAIT_S, TimeUnit.SECONDS);
+            for (CompletableFuture<List<ConfigKey>> f : onHot) {
+                assertEquals(List.of(hot), f.get());
+            }
+            assertEquals(n / 2, registry.held(), "only the polls on the published key were answered");
+            assertTrue(elsewhere.stream().noneMatch(CompletableFuture::isDone));
+        }
+    }
+
+    @Test
+    void closeAnswersEveryHeldPollEmptyAndStopsListening(TestInfo info) throws Exception {
+        ConfigKey key = newKey(info);
+        publish(key, "v1");
+        LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000);
+        CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), 60_000, false);
+        registry.close();
+        assertEquals(List.of(), f.getNow(null), "answered by close, so the client re-polls");
+        assertEquals(0, registry.held());
+        CompletableFuture<List<ConfigKey>> after = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), 60_000, false);
+        assertEquals(List.of(), after.getNow(null), "nothing is held after close");
+        assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, "other")), 60_000, false).getNow(null),
+                "a stale md5 is still reported after close");
+    }
+}

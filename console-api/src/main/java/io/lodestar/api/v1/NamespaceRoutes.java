@@ -1,0 +1,86 @@
+package io.lodestar.api.v1;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.lodestar.api.http.Params;
+import io.lodestar.config.namespace.Namespace;
+import io.lodestar.config.namespace.NamespaceService;
+import io.lodestar.config.namespace.NamespaceUsage;
+import io.lodestar.kv.InvalidRequestException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /nacos/v1/console/namespaces} with Nacos 1.4/2.x bodies: list, detail ({@code show=all}),
+ * id check ({@code checkNamespaceIdExist=true}), create, edit, delete.
+ */
+public final class NamespaceRoutes {
+    private static final String PATH = "/nacos/v1/console/namespaces";
+    /** Nacos has no quotas to enforce; it reports this fixed value and so do we. */
+    private static final int QUOTA = 200;
+    private static final int TYPE_PUBLIC = 0;
+    private static final int TYPE_CUSTOM = 2;
+
+    private NamespaceRoutes() {}
+
+    public static void install(Javalin app, NamespaceService namespaces) {
+        app.get(PATH, ctx -> get(ctx, namespaces));
+        app.post(PATH, ctx -> {
+            String id = Params.get(ctx, "customNamespaceId");
+            String name = Params.get(ctx, "namespaceName");
+            String desc = Params.get(ctx, "namespaceDesc");
+            ctx.future(() -> namespaces.create(id, name, desc).thenAccept(ctx::json));
+        });
+        app.put(PATH, ctx -> {
+            String id = Params.get(ctx, "namespace");
+            String name = Params.get(ctx, "namespaceShowName");
+            String desc = Params.get(ctx, "namespaceDesc");
+            ctx.future(() -> namespaces.update(id, name, desc).thenAccept(ctx::json));
+        });
+        app.delete(PATH, ctx -> {
+            String id = Params.get(ctx, "namespaceId");
+            ctx.future(() -> namespaces.delete(id).thenAccept(ctx::json));
+        });
+    }
+
+    private static void get(Context ctx, NamespaceService namespaces) {
+        if ("true".equals(Params.get(ctx, "checkNamespaceIdExist"))) {
+            ctx.json(namespaces.exists(Params.get(ctx, "customNamespaceId")));
+        } else if ("all".equals(Params.get(ctx, "show"))) {
+            String id = Params.get(ctx, "namespaceId");
+            if (id == null) {
+                throw new InvalidRequestException("namespaceId", "is required");
+            }
+            NamespaceUsage usage = namespaces.get(id);
+            if (usage == null) {
+                ctx.status(404).result("namespace '" + id + "' does not exist");
+                return;
+            }
+            Map<String, Object> body = body(usage);
+            if (usage.namespace().isPublic()) {
+                body.put("namespaceShowName", "Public"); // Nacos's detail capitalises it; its list does not
+            }
+            ctx.json(body);
+        } else {
+            List<Map<String, Object>> data = namespaces.list().stream().map(NamespaceRoutes::body).toList();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("code", 200);
+            result.put("message", null);
+            result.put("data", data);
+            ctx.json(result);
+        }
+    }
+
+    private static Map<String, Object> body(NamespaceUsage usage) {
+        Namespace ns = usage.namespace();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("namespace", ns.id());
+        m.put("namespaceShowName", ns.name());
+        m.put("namespaceDesc", ns.desc());
+        m.put("quota", QUOTA);
+        m.put("configCount", usage.configCount());
+        m.put("type", ns.isPublic() ? TYPE_PUBLIC : TYPE_CUSTOM);
+        return m;
+    }
+}
