@@ -11,7 +11,10 @@ public final class ConfigKeyspaces {
     /** Namespaces (tenants) created through the API, keyed by id. */
     public static final String NAMESPACE = "namespace";
 
-    public static final Set<String> ALL = Set.of(CONFIG, HISTORY, NAMESPACE);
+    /** Every publish and delete in revision order, for the push channel's replay: {@code push.ConfigChangeLog}. */
+    public static final String CHANGES = "config_changes";
+
+    public static final Set<String> ALL = Set.of(CONFIG, HISTORY, NAMESPACE, CHANGES);
 
     private ConfigKeyspaces() {}
 }

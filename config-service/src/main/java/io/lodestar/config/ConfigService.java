@@ -2,6 +2,7 @@ package io.lodestar.config;
 
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
+import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
@@ -82,7 +83,8 @@ public final class ConfigService {
                 : new HistoryEntry(0, key, HistoryEntry.Operation.UPDATE, current.content(), current.md5(),
                         current.appName(), request.srcIp(), request.srcUser(), now);
         Command command = Command.of(List.of(guard(key, existing)),
-                List.of(Op.put(KEYSPACE, key.storeKey(), value), ConfigHistory.append(change)));
+                List.of(Op.put(KEYSPACE, key.storeKey(), value), ConfigHistory.append(change),
+                        ConfigChangeLog.appendPut(key, md5)));
         return store.write(command).thenCompose(r -> {
             if (r.succeeded()) {
                 return CompletableFuture.completedFuture(r.revision());
@@ -113,7 +115,8 @@ public final class ConfigService {
         HistoryEntry change = new HistoryEntry(0, key, HistoryEntry.Operation.DELETE, current.content(), current.md5(),
                 current.appName(), srcIp, srcUser, System.currentTimeMillis());
         Command command = Command.of(List.of(guard(key, existing)),
-                List.of(Op.delete(KEYSPACE, key.storeKey()), ConfigHistory.append(change)));
+                List.of(Op.delete(KEYSPACE, key.storeKey()), ConfigHistory.append(change),
+                        ConfigChangeLog.appendDelete(key)));
         return store.write(command).thenCompose(r -> r.succeeded()
                 ? CompletableFuture.completedFuture(null)
                 : retryOrGiveUp(attempt, () -> deleteAttempt(key, srcIp, srcUser, attempt + 1)));

@@ -38,6 +38,13 @@ public interface KvStore extends AutoCloseable {
     List<KvEntry> scan(String keyspace, byte[] prefix, int limit);
 
     /**
+     * This node's entries whose key starts with {@code prefix} and is at or after {@code startKey}
+     * (unsigned byte order), in key order, at most {@code limit}: a range read, e.g. of a log keyed
+     * by revision from a given revision on.
+     */
+    List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit);
+
+    /**
      * Completes once this node has applied everything committed when the call was made
      * (Raft ReadIndex, confirmed by the leader's quorum): local reads after it are linearizable.
      */

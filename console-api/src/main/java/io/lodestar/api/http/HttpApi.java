@@ -3,12 +3,17 @@ package io.lodestar.api.http;
 import io.javalin.Javalin;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.v1.ConfigRoutes;
+import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
+import io.lodestar.api.v2.ConfigV2Routes;
+import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
+import io.lodestar.config.transfer.ArchiveLimits;
+import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
 
 /** Builds the HTTP server: every route, and the error mapping. */
@@ -29,7 +34,10 @@ public final class HttpApi {
         ErrorMapping.install(app);
         HealthRoutes.install(app, store);
         metrics.install(app);
-        ConfigRoutes.install(app, configs);
+        ConfigRoutes.install(app, configs, new ConfigSearch(store), new ConfigTransferRoutes(
+                new ConfigTransfer(store, configs, new NamespaceService(store), ArchiveLimits.defaults()),
+                ArchiveLimits.defaults()));
+        ConfigV2Routes.install(app, configs);
         HistoryRoutes.install(app, configs);
         ListenerRoutes.install(app, listeners);
         NamespaceRoutes.install(app, new NamespaceService(store));

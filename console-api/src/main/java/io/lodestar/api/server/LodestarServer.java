@@ -4,7 +4,10 @@ import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.history.HistoryRetention;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.push.PushHub;
+import io.lodestar.api.push.PushRoutes;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
@@ -22,10 +25,13 @@ public final class LodestarServer implements AutoCloseable {
     private final Javalin http;
     private final ScheduledExecutorService watcher;
     private final LongPollRegistry listeners;
+    private volatile HistoryRetention retention; // set once started, below
+    private final PushHub push;
 
     private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher,
-                           LongPollRegistry listeners) {
+                           LongPollRegistry listeners, PushHub push) {
         this.listeners = listeners;
+        this.push = push;
         this.store = store;
         this.http = http;
         this.watcher = watcher;
@@ -40,11 +46,14 @@ public final class LodestarServer implements AutoCloseable {
         RaftKvStore store = RaftKvStore.start(config);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);
+        PushHub push = new PushHub(store, configs);
         Javalin http;
         try {
-            http = HttpApi.create(store, configs, listeners)
-                    .start(s.host(), s.httpPort());
+            http = HttpApi.create(store, configs, listeners);
+            PushRoutes.install(http, push);
+            http.start(s.host(), s.httpPort());
         } catch (RuntimeException e) {
+            push.close();
             listeners.close();
             store.close();
             throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
@@ -57,8 +66,10 @@ public final class LodestarServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        LodestarServer server = new LodestarServer(store, http, watcher, listeners);
+        LodestarServer server = new LodestarServer(store, http, watcher, listeners, push);
         watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
+        server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
+                .start(); // trims history on the leader only
         return server;
     }
 
@@ -87,7 +98,11 @@ public final class LodestarServer implements AutoCloseable {
     public void close() {
         watcher.shutdownNow();
         listeners.close(); // answers held polls first, so their clients re-poll elsewhere
+        push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();
+        if (retention != null) {
+            retention.close();
+        }
         store.close();
     }
 }

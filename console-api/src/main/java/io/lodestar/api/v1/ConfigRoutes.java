@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 
@@ -14,9 +15,25 @@ public final class ConfigRoutes {
 
     private ConfigRoutes() {}
 
-    public static void install(Javalin app, ConfigService configs) {
-        app.post(PATH, ctx -> publish(ctx, configs));
-        app.get(PATH, ctx -> get(ctx, configs));
+    public static void install(Javalin app, ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
+        app.post(PATH, ctx -> {
+            if (!transfer.handlePost(ctx)) { // import=true
+                publish(ctx, configs);
+            }
+        });
+        app.get(PATH, ctx -> {
+            if (transfer.handleGet(ctx)) { // export=true, exportV2=true
+                return;
+            }
+            // one path, three reads, told apart by their parameters as Nacos does
+            if (Params.get(ctx, "search") != null) {
+                ConfigSearchRoutes.search(ctx, search);
+            } else if ("all".equals(Params.get(ctx, "show"))) {
+                ConfigSearchRoutes.detail(ctx, configs);
+            } else {
+                get(ctx, configs);
+            }
+        });
         app.delete(PATH, ctx -> {
             ConfigKey key = key(ctx);
             ctx.future(() -> configs.delete(key, ctx.ip(), null).thenAccept(v -> ctx.result("true")));

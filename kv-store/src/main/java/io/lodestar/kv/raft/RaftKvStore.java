@@ -385,6 +385,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     @Override
+    public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.scanFrom(keyspace, prefix, startKey, limit));
+    }
+
+    @Override
     public CompletableFuture<Void> linearizable() {
         CompletableFuture<Void> future = new CompletableFuture<>();
         if (closed) {

@@ -181,6 +181,26 @@ public final class RocksEngine implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Entries whose key starts with {@code prefix} and is at or after {@code startKey} (unsigned
+     * byte order), in key order, at most {@code limit}. A {@code startKey} before the prefix
+     * starts at the prefix.
+     */
+    public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
+        List<KvEntry> out = new ArrayList<>();
+        try (RocksIterator it = db.newIterator(handle(keyspace))) {
+            for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                out.add(StoredValue.decode(key, it.value()));
+            }
+        }
+        return out;
+    }
+
     private static boolean startsWith(byte[] key, byte[] prefix) {
         return key.length >= prefix.length
                 && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);

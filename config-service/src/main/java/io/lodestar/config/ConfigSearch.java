@@ -1,0 +1,126 @@
+package io.lodestar.config;
+
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Finds the configs of one namespace that match a {@link Query}, as Nacos's config search does.
+ *
+ * <p>{@link Mode#ACCURATE} compares each given field exactly. {@link Mode#BLUR} reads dataId,
+ * group and tags as patterns in which {@code *} stands for any run of characters (Nacos turns
+ * {@code *} into SQL {@code %}); a pattern without {@code *} is an exact match, as Nacos's
+ * {@code LIKE} is. Unlike SQL, {@code _} is a literal here, not a one-character wildcard. A config
+ * passes the tag filter if it carries <em>any</em> of the given tags (Nacos joins the tag table
+ * with {@code IN (...)}). appName is always exact; the tenant is always exact.
+ *
+ * <p>Results are ordered by dataId, then group (Nacos leaves the order to the database). Reads this
+ * node's replica, scanning the whole namespace: cost grows with the namespace's size.
+ */
+public final class ConfigSearch {
+    public static final int MAX_PAGE_SIZE = 500;
+
+    public enum Mode { ACCURATE, BLUR }
+
+    /** Null or empty dataId, group, appName mean "any"; an empty tag list means "any". */
+    public record Query(Mode mode, String tenant, String dataId, String group, String appName, List<String> tags) {
+        public Query {
+            tenant = tenant == null ? "" : tenant;
+            tags = tags == null ? List.of() : List.copyOf(tags);
+        }
+    }
+
+    public record Page(int totalCount, int pageNumber, int pagesAvailable, List<Config> items) {}
+
+    private final KvStore store;
+
+    public ConfigSearch(KvStore store) {
+        this.store = store;
+    }
+
+    /** The {@code pageNo}-th page (from 1) of at most {@code pageSize} (1..500) matches. */
+    public Page search(Query query, int pageNo, int pageSize) {
+        if (pageNo < 1) {
+            throw new InvalidRequestException("pageNo", "must be at least 1, got " + pageNo);
+        }
+        if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+            throw new InvalidRequestException("pageSize", "must be between 1 and " + MAX_PAGE_SIZE + ", got " + pageSize);
+        }
+        List<Config> matches = new ArrayList<>();
+        for (KvEntry e : store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(query.tenant()), Integer.MAX_VALUE)) {
+            ConfigKey key = ConfigKey.fromStoreKey(e.key());
+            // filter on the key before decoding the (possibly large) value
+            if (!matches(query.mode(), query.dataId(), key.dataId()) || !matches(query.mode(), query.group(), key.group())) {
+                continue;
+            }
+            Config config = ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
+            if (appNameMatches(query.appName(), config.appName()) && tagsMatch(query, config.tags())) {
+                matches.add(config);
+            }
+        }
+        matches.sort(Comparator.comparing((Config c) -> c.key().dataId()).thenComparing(c -> c.key().group()));
+        int from = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
+        int to = Math.min(from + pageSize, matches.size());
+        int pages = (matches.size() + pageSize - 1) / pageSize;
+        return new Page(matches.size(), pageNo, pages, List.copyOf(matches.subList(from, to)));
+    }
+
+    private static boolean matches(Mode mode, String wanted, String actual) {
+        if (wanted == null || wanted.isEmpty()) {
+            return true;
+        }
+        return mode == Mode.BLUR ? glob(wanted, actual) : wanted.equals(actual);
+    }
+
+    private static boolean appNameMatches(String wanted, String actual) {
+        return wanted == null || wanted.isEmpty() || wanted.equals(actual);
+    }
+
+    private static boolean tagsMatch(Query query, String stored) {
+        if (query.tags().isEmpty()) {
+            return true;
+        }
+        List<String> have = splitTags(stored);
+        for (String wanted : query.tags()) {
+            for (String tag : have) {
+                if (query.mode() == Mode.BLUR ? glob(wanted, tag) : wanted.equals(tag)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Tags as Nacos stores them: the comma-separated {@code config_tags}, trimmed, blanks dropped. */
+    public static List<String> splitTags(String tags) {
+        if (tags == null || tags.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(tags.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+    }
+
+    /** {@code *} matches any run of characters (also none); every other character itself. */
+    static boolean glob(String pattern, String text) {
+        if (pattern.indexOf('*') < 0) {
+            return pattern.equals(text);
+        }
+        String[] parts = pattern.split("\\*", -1);
+        if (!text.startsWith(parts[0])) {
+            return false;
+        }
+        int at = parts[0].length();
+        for (int i = 1; i < parts.length - 1; i++) {
+            int found = text.indexOf(parts[i], at);
+            if (found < 0) {
+                return false;
+            }
+            at = found + parts[i].length();
+        }
+        String last = parts[parts.length - 1];
+        return text.length() - at >= last.length() && text.endsWith(last);
+    }
+}

@@ -1,0 +1,154 @@
+package io.lodestar.config.transfer;
+
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ConfigService;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.config.namespace.NamespaceService;
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+/**
+ * Exports a namespace's configs as a Nacos archive and imports one into a namespace.
+ *
+ * <p>An import reads and checks the whole archive first ({@link ConfigArchive#read}); only then
+ * does it publish, one config after the other, each through {@link ConfigService#publish} (so each
+ * has its history entry). A failure while publishing (no leader, a write of unknown outcome) fails
+ * the import: the configs published before it stay published, and the import can be run again.
+ * Exports and conflict checks read this node's replica.
+ */
+public final class ConfigTransfer {
+    /** Nacos's ConfigType values: a v1 import takes its type from the dataId's extension when it is one. */
+    private static final Set<String> TYPES = Set.of("properties", "xml", "json", "text", "html", "yaml", "toml");
+
+    private final KvStore store;
+    private final ConfigService configs;
+    private final NamespaceService namespaces;
+    private final ArchiveLimits limits;
+
+    public ConfigTransfer(KvStore store, ConfigService configs, NamespaceService namespaces, ArchiveLimits limits) {
+        this.store = store;
+        this.configs = configs;
+        this.namespaces = namespaces;
+        this.limits = limits;
+    }
+
+    /**
+     * Which configs of a namespace to export, as Nacos filters them: {@code group}, {@code dataId}
+     * and {@code appName} match exactly, or with '*' as a wildcard in group and dataId; null or
+     * blank matches all. A non-empty {@code ids} (config ids: the revision that created the config)
+     * selects those configs only and ignores the other filters.
+     */
+    public record ExportQuery(String tenant, String group, String dataId, String appName, Set<Long> ids) {}
+
+    /** The selected configs in key order. */
+    public List<Config> find(ExportQuery q) {
+        String tenant = normalizeNamespace(q.tenant());
+        Pattern group = pattern(q.group());
+        Pattern dataId = pattern(q.dataId());
+        List<Config> out = new ArrayList<>();
+        for (KvEntry e : store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(tenant), Integer.MAX_VALUE)) {
+            ConfigKey key = ConfigKey.fromStoreKey(e.key());
+            if (!key.tenant().equals(tenant)) {
+                continue;
+            }
+            if (q.ids() != null && !q.ids().isEmpty()) {
+                if (!q.ids().contains(e.createRevision())) {
+                    continue;
+                }
+            } else if ((group != null && !group.matcher(key.group()).matches())
+                    || (dataId != null && !dataId.matcher(key.dataId()).matches())) {
+                continue;
+            }
+            Config c = configs.get(key);
+            if (c == null) {
+                continue; // deleted between the scan and the read
+            }
+            if ((q.ids() == null || q.ids().isEmpty()) && q.appName() != null && !q.appName().isBlank()
+                    && !q.appName().equals(c.appName())) {
+                continue;
+            }
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** The archive of the selected configs, with the v2 ({@code .metadata.yml}) or v1 metadata. */
+    public byte[] export(ExportQuery q, boolean v2) {
+        List<ArchivedConfig> items = find(q).stream()
+                .map(c -> new ArchivedConfig(c.key().group(), c.key().dataId(), c.content(),
+                        c.type() == null ? "text" : c.type(), c.appName(), c.desc()))
+                .toList();
+        return ConfigArchive.write(items, v2);
+    }
+
+    /**
+     * Imports an archive into {@code namespace} (which must exist; blank or "public" is the public
+     * namespace). Bad input fails with {@link InvalidRequestException} before anything is written.
+     */
+    public CompletableFuture<ImportResult> importArchive(String namespace, byte[] zip, ImportPolicy policy,
+                                                         String srcIp, String srcUser) {
+        String tenant = normalizeNamespace(namespace);
+        if (!tenant.isEmpty() && !namespaces.exists(tenant)) {
+            throw new InvalidRequestException("namespace", "'" + tenant + "' does not exist");
+        }
+        ConfigArchive.Contents contents = ConfigArchive.read(zip, limits);
+        List<PublishRequest> toPublish = new ArrayList<>();
+        List<ImportResult.Ref> fail = new ArrayList<>();
+        List<ImportResult.Ref> skip = new ArrayList<>();
+        for (ArchivedConfig a : contents.configs()) {
+            ConfigKey key = new ConfigKey(tenant, a.group(), a.dataId());
+            boolean exists = configs.get(key) != null;
+            ImportResult.Ref ref = new ImportResult.Ref(a.group(), a.dataId());
+            if (exists && policy == ImportPolicy.ABORT) {
+                fail.add(ref);
+            } else if (exists && policy == ImportPolicy.SKIP) {
+                skip.add(ref);
+            } else {
+                toPublish.add(new PublishRequest(key, a.content(), a.type() != null ? a.type() : typeOf(a.dataId()),
+                        a.appName(), a.desc(), null, srcIp, srcUser));
+            }
+        }
+        if (!fail.isEmpty()) {
+            // ABORT writes nothing: every config that would have been written is reported as skipped
+            List<ImportResult.Ref> notWritten = toPublish.stream()
+                    .map(r -> new ImportResult.Ref(r.key().group(), r.key().dataId())).toList();
+            return CompletableFuture.completedFuture(
+                    new ImportResult(0, notWritten.size(), fail, notWritten, contents.unrecognized()));
+        }
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (PublishRequest r : toPublish) {
+            chain = chain.thenCompose(v -> configs.publish(r).thenApply(rev -> null));
+        }
+        return chain.thenApply(v -> new ImportResult(toPublish.size(), skip.size(), List.of(), skip,
+                contents.unrecognized()));
+    }
+
+    /** Nacos names the public namespace "" in storage and accepts "public" for it. */
+    static String normalizeNamespace(String namespace) {
+        return namespace == null || namespace.isBlank() || namespace.equals(NamespaceService.PUBLIC_ALIAS)
+                ? "" : namespace.trim();
+    }
+
+    private static String typeOf(String dataId) {
+        int dot = dataId.lastIndexOf('.');
+        String ext = dot < 0 ? "" : dataId.substring(dot + 1).toLowerCase(Locale.ROOT);
+        return TYPES.contains(ext) ? ext : "text";
+    }
+
+    private static Pattern pattern(String filter) {
+        if (filter == null || filter.isBlank()) {
+            return null;
+        }
+        return Pattern.compile(String.join(".*",
+                java.util.Arrays.stream(filter.split("\\*", -1)).map(Pattern::quote).toList()));
+    }
+}

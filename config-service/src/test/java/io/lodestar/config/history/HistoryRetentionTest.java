@@ -1,0 +1,134 @@
+package io.lodestar.config.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ConfigService;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.raft.RaftKvStore;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** History retention against a real one-node store: the count rule, the age rule, batches, idempotence. */
+class HistoryRetentionTest {
+    @TempDir
+    Path dir;
+    RaftKvStore store;
+    ConfigService configs;
+
+    @BeforeEach
+    void startStore() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
+                "retention-test-secret".getBytes(StandardCharsets.UTF_8), ConfigKeyspaces.ALL));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!store.readiness().ready()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("store not ready: " + store.readiness().reason());
+            }
+            Thread.sleep(20);
+        }
+        configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
+    }
+
+    @AfterEach
+    void closeStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private void publish(ConfigKey key, String content) throws Exception {
+        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(20, TimeUnit.SECONDS);
+    }
+
+    private List<Long> ids(ConfigKey key) {
+        return configs.history().list(key, 1, 1000).items().stream().map(HistoryEntry::id).toList();
+    }
+
+    @Test
+    void countRuleKeepsTheNewestEntriesOfEachConfigInIdempotentBatches() throws Exception {
+        ConfigKey a = new ConfigKey("", "G", "a");
+        ConfigKey b = new ConfigKey("ns", "G", "b");
+        ConfigKey ab = new ConfigKey("", "G", "a.b"); // a neighbour whose key extends a's
+        for (int i = 0; i < 6; i++) {
+            publish(a, "a" + i);
+        }
+        publish(b, "b0");
+        publish(b, "b1");
+        for (int i = 0; i < 4; i++) {
+            publish(ab, "ab" + i);
+        }
+        List<Long> newestA = ids(a).subList(0, 3);
+        List<Long> newestAb = ids(ab).subList(0, 3);
+        HistoryRetention retention = new HistoryRetention(store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 3, Duration.ofHours(1), 2), Clock.systemUTC());
+
+        assertEquals(4, retention.runOnce()); // 3 of a, 1 of a.b, in batches of 2
+        assertEquals(newestA, ids(a));
+        assertEquals(newestAb, ids(ab));
+        assertEquals(2, ids(b).size());
+        long revision = store.revision();
+        assertEquals(0, retention.runOnce());
+        assertEquals(revision, store.revision(), "a pass with nothing to trim proposes nothing");
+    }
+
+    @Test
+    void ageRuleDeletesEntriesOlderThanTheMaxAge() throws Exception {
+        ConfigKey c = new ConfigKey("", "G", "c");
+        ConfigKey d = new ConfigKey("", "G", "d");
+        publish(c, "c0");
+        publish(c, "c1");
+        publish(d, "d0");
+        Thread.sleep(30);
+        long boundary = System.currentTimeMillis();
+        Thread.sleep(30);
+        publish(c, "c2");
+        List<Long> keptC = ids(c).subList(0, 1);
+        Duration maxAge = Duration.ofDays(30);
+        Clock atBoundaryPlusMaxAge = Clock.fixed(Instant.ofEpochMilli(boundary).plus(maxAge), ZoneOffset.UTC);
+        HistoryRetention retention = new HistoryRetention(store,
+                new HistoryRetention.Settings(maxAge, 1000, Duration.ofHours(1), 500), atBoundaryPlusMaxAge);
+
+        assertEquals(3, retention.runOnce());
+        assertEquals(keptC, ids(c));
+        assertEquals(List.of(), ids(d));
+        assertEquals("c2", configs.get(c).content(), "retention touches history only");
+        assertEquals("d0", configs.get(d).content());
+    }
+
+    @Test
+    void scheduledRunsTrimWithoutBeingCalled() throws Exception {
+        ConfigKey e = new ConfigKey("", "G", "e");
+        for (int i = 0; i < 5; i++) {
+            publish(e, "e" + i);
+        }
+        try (HistoryRetention retention = new HistoryRetention(store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 2, Duration.ofMillis(50), 500), Clock.systemUTC())
+                .start()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ids(e).size() != 2) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("not trimmed: " + ids(e));
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+}

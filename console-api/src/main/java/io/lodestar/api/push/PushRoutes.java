@@ -1,0 +1,192 @@
+package io.lodestar.api.push;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsMessageContext;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.push.PushHub;
+import io.lodestar.kv.InvalidRequestException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /lodestar/v1/push}: the config push channel over WebSocket (the README's "Push channel"
+ * section is the wire format). Notices only say that a key changed; clients pull the content with
+ * the ordinary GET. Malformed requests get an {@code error} message and the connection stays;
+ * hostile input (not JSON, oversized, too many keys) closes it with 1008.
+ */
+public final class PushRoutes {
+    private static final Logger LOG = LoggerFactory.getLogger(PushRoutes.class);
+    public static final String PATH = "/lodestar/v1/push";
+    /** Keys one connection may subscribe to, in one message and in all. */
+    static final int MAX_KEYS = 1000;
+    /** Our own limit on a text message; Jetty's (twice this) closes with 1009 beyond it. */
+    static final int MAX_MESSAGE_CHARS = 1 << 20;
+    static final int POLICY_VIOLATION = 1008;
+    private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(2);
+    private static final long PING_SECONDS = 20;
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PushHub hub;
+    private final Map<String, WsPushSession> sessions = new ConcurrentHashMap<>();
+
+    private PushRoutes(PushHub hub) {
+        this.hub = hub;
+    }
+
+    public static void install(Javalin app, PushHub hub) {
+        PushRoutes routes = new PushRoutes(hub);
+        app.ws(PATH, routes::configure);
+    }
+
+    private void configure(WsConfig ws) {
+        ws.onConnect(ctx -> {
+            ctx.session.setMaxTextMessageSize(2L * MAX_MESSAGE_CHARS);
+            ctx.session.setIdleTimeout(IDLE_TIMEOUT);
+            ctx.enableAutomaticPings(PING_SECONDS, TimeUnit.SECONDS, null);
+            sessions.put(ctx.sessionId(), new WsPushSession(ctx));
+        });
+        ws.onMessage(this::onMessage);
+        ws.onBinaryMessage(ctx -> reject(ctx, "binary messages are not accepted; send JSON text"));
+        ws.onClose(ctx -> forget(ctx));
+        ws.onError(ctx -> {
+            LOG.debug("push connection {} failed", ctx.sessionId(), ctx.error());
+            forget(ctx);
+        });
+    }
+
+    private void forget(WsContext ctx) {
+        WsPushSession s = sessions.remove(ctx.sessionId());
+        if (s != null) {
+            ctx.disableAutomaticPings();
+            hub.remove(s);
+        }
+    }
+
+    private void onMessage(WsMessageContext ctx) {
+        WsPushSession session = sessions.get(ctx.sessionId());
+        if (session == null) {
+            return;
+        }
+        String text = ctx.message();
+        if (text.length() > MAX_MESSAGE_CHARS) {
+            reject(ctx, "message of " + text.length() + " characters exceeds " + MAX_MESSAGE_CHARS);
+            return;
+        }
+        JsonNode msg;
+        try {
+            msg = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            reject(ctx, "not JSON: " + e.getOriginalMessage());
+            return;
+        }
+        if (msg == null || !msg.isObject()) {
+            session.error("a message is a JSON object with a \"type\"");
+            return;
+        }
+        String type = msg.path("type").asText("");
+        try {
+            switch (type) {
+                case "subscribe" -> subscribe(ctx, session, msg);
+                case "unsubscribe" -> unsubscribe(ctx, session, msg);
+                case "ping" -> session.sendJson(Map.of("type", "pong"));
+                default -> session.error("type: unknown message type '" + type
+                        + "' (expected subscribe, unsubscribe or ping)");
+            }
+        } catch (InvalidRequestException e) {
+            session.error(e.getMessage());
+        }
+    }
+
+    private void subscribe(WsContext ctx, WsPushSession session, JsonNode msg) {
+        List<PushHub.Subscription> subs = new ArrayList<>();
+        for (JsonNode k : keys(ctx, msg)) {
+            if (k == null) {
+                return;
+            }
+            JsonNode md5 = k.get("md5");
+            if (md5 != null && !md5.isNull() && !md5.isTextual()) {
+                throw new InvalidRequestException("md5", "must be a string");
+            }
+            subs.add(new PushHub.Subscription(key(k), md5 == null || md5.isNull() ? null : md5.asText()));
+        }
+        Long since = null;
+        JsonNode sinceNode = msg.get("sinceRevision");
+        if (sinceNode != null && !sinceNode.isNull()) {
+            if (!sinceNode.canConvertToExactIntegral() || !sinceNode.canConvertToLong() || sinceNode.asLong() < 0) {
+                throw new InvalidRequestException("sinceRevision", "must be a non-negative integer, not " + sinceNode);
+            }
+            since = sinceNode.asLong();
+        }
+        if (!session.addKeys(subs.stream().map(PushHub.Subscription::key).toList(), MAX_KEYS)) {
+            reject(ctx, "more than " + MAX_KEYS + " keys subscribed on one connection");
+            return;
+        }
+        hub.subscribe(session, subs, since);
+    }
+
+    private void unsubscribe(WsContext ctx, WsPushSession session, JsonNode msg) {
+        List<ConfigKey> keys = new ArrayList<>();
+        for (JsonNode k : keys(ctx, msg)) {
+            if (k == null) {
+                return;
+            }
+            keys.add(key(k));
+        }
+        session.removeKeys(keys);
+        hub.unsubscribe(session, keys);
+        session.sendJson(Map.of("type", "unsubscribed", "count", keys.size()));
+    }
+
+    /** The message's key objects; a list holding one null when the connection was closed for it. */
+    private List<JsonNode> keys(WsContext ctx, JsonNode msg) {
+        JsonNode keys = msg.get("keys");
+        if (keys == null || !keys.isArray() || keys.isEmpty()) {
+            throw new InvalidRequestException("keys", "must be a non-empty array of {dataId, group, tenant}");
+        }
+        if (keys.size() > MAX_KEYS) {
+            reject(ctx, keys.size() + " keys in one message; at most " + MAX_KEYS);
+            return java.util.Collections.singletonList(null);
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode k : keys) {
+            if (!k.isObject()) {
+                throw new InvalidRequestException("keys", "each key is an object {dataId, group, tenant}");
+            }
+            out.add(k);
+        }
+        return out;
+    }
+
+    private static ConfigKey key(JsonNode k) {
+        return new ConfigKey(text(k, "tenant"), text(k, "group"), text(k, "dataId"));
+    }
+
+    private static String text(JsonNode k, String field) {
+        JsonNode v = k.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new InvalidRequestException(field, "must be a string");
+        }
+        return v.asText();
+    }
+
+    private void reject(WsContext ctx, String why) {
+        LOG.debug("closing push connection {}: {}", ctx.sessionId(), why);
+        forget(ctx);
+        ctx.closeSession(POLICY_VIOLATION, why.length() > 120 ? why.substring(0, 120) : why);
+    }
+}

@@ -1,0 +1,191 @@
+package io.lodestar.api.v2;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.lodestar.api.http.Params;
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigConflictException;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigService;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvException;
+import io.lodestar.kv.NoLeaderException;
+import io.lodestar.kv.StoreUnavailableException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /nacos/v2/cs/config}: the Nacos 2.x open API for configs. Every answer, errors included,
+ * is Nacos's {@code Result}: {@code {"code","message","data"}} with the codes of Nacos's
+ * {@code ErrorCode} (0 success, 10000 parameter missing, 20002 parameter validate error, 20004
+ * resource not found, 20005 resource conflict, 30000 server error). Errors are rendered here, not
+ * by the global {@code ErrorMapping}, which keeps the v1 plain-text bodies.
+ */
+public final class ConfigV2Routes {
+    private static final String PATH = "/nacos/v2/cs/config";
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigV2Routes.class);
+    /** Nacos's ConfigType values; any other type is stored as {@code text}, as Nacos does. */
+    private static final Set<String> TYPES = Set.of("properties", "xml", "json", "text", "html", "yaml", "toml");
+
+    static final int SUCCESS = 0;
+    static final int PARAMETER_MISSING = 10000;
+    static final int PARAMETER_VALIDATE_ERROR = 20002;
+    static final int RESOURCE_NOT_FOUND = 20004;
+    static final int RESOURCE_CONFLICT = 20005;
+    static final int SERVER_ERROR = 30000;
+
+    private ConfigV2Routes() {}
+
+    public static void install(Javalin app, ConfigService configs) {
+        app.get(PATH, v2(ctx -> get(ctx, configs)));
+        app.post(PATH, v2(ctx -> publish(ctx, configs)));
+        app.delete(PATH, v2(ctx -> {
+            ConfigKey key = key(ctx, false);
+            answer(ctx, configs.delete(key, ctx.ip(), null).thenApply(v -> true));
+        }));
+    }
+
+    private static void get(Context ctx, ConfigService configs) {
+        Config config = configs.get(key(ctx, false));
+        ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
+        if (config == null) {
+            result(ctx, 404, RESOURCE_NOT_FOUND, "resource not found", "config data not exist");
+            return;
+        }
+        ctx.header("Config-Type", config.type() == null ? "text" : config.type());
+        ctx.header("Content-MD5", config.md5());
+        result(ctx, 200, SUCCESS, "success", config.content());
+    }
+
+    private static void publish(Context ctx, ConfigService configs) {
+        // Nacos 2 checks presence first (10000 for a blank dataId, group or content), then validity (20002)
+        required(ctx, "dataId");
+        required(ctx, "group");
+        required(ctx, "content");
+        ConfigKey key = key(ctx, true);
+        String type = Params.get(ctx, "type");
+        type = type == null || !TYPES.contains(type.toLowerCase(Locale.ROOT)) ? "text" : type.toLowerCase(Locale.ROOT);
+        String srcUser = Params.get(ctx, "srcUser");
+        PublishRequest request = new PublishRequest(key, Params.get(ctx, "content"), type, Params.get(ctx, "appName"),
+                Params.get(ctx, "desc"), Params.get(ctx, "configTags"), ctx.ip(),
+                srcUser == null || srcUser.isBlank() ? null : srcUser);
+        String casMd5 = ctx.header("casMd5");
+        answer(ctx, configs.publish(request, casMd5 == null || casMd5.isBlank() ? null : casMd5).thenApply(r -> true));
+    }
+
+    /**
+     * The config key from {@code dataId}, {@code group}, {@code namespaceId}; an absent dataId or
+     * group is "parameter missing" (Nacos's required request parameters), a present but invalid
+     * one is "parameter validate error". {@code public} names the public namespace, as in Nacos 2.
+     */
+    private static ConfigKey key(Context ctx, boolean checkedPresent) {
+        if (!checkedPresent) {
+            present(ctx, "dataId");
+            present(ctx, "group");
+        }
+        rejectTag(ctx);
+        String namespace = Params.get(ctx, "namespaceId");
+        if (namespace == null || namespace.isBlank() || namespace.equalsIgnoreCase("public")
+                || namespace.equalsIgnoreCase("null")) {
+            namespace = "";
+        }
+        String group = Params.get(ctx, "group");
+        if (group.isBlank()) {
+            // v1 defaults an empty group; Nacos 2's v2 API refuses it
+            throw new InvalidRequestException("group", "must not be blank");
+        }
+        return new ConfigKey(namespace, group, Params.get(ctx, "dataId"));
+    }
+
+    /** Tagged (gray) configs are not implemented yet: refuse rather than read or write the untagged one. */
+    private static void rejectTag(Context ctx) {
+        String tag = Params.get(ctx, "tag");
+        if (tag != null && !tag.isBlank()) {
+            throw new InvalidRequestException("tag", "tagged configs are not supported yet");
+        }
+    }
+
+    private static void present(Context ctx, String name) {
+        if (Params.get(ctx, name) == null) {
+            throw new MissingParameter(name);
+        }
+    }
+
+    private static void required(Context ctx, String name) {
+        String value = Params.get(ctx, name);
+        if (value == null || value.isBlank()) {
+            throw new MissingParameter(name);
+        }
+    }
+
+    /** Renders the future's outcome (true, or the error) once it completes. */
+    private static void answer(Context ctx, CompletableFuture<Boolean> outcome) {
+        ctx.future(() -> outcome.handle((ok, error) -> {
+            if (error != null) {
+                error(ctx, error);
+            } else {
+                result(ctx, 200, SUCCESS, "success", ok);
+            }
+            return null;
+        }));
+    }
+
+    /** Wraps a handler so that whatever it throws is answered in the v2 form. */
+    private static Handler v2(Handler handler) {
+        return ctx -> {
+            try {
+                handler.handle(ctx);
+            } catch (Exception e) {
+                error(ctx, e);
+            }
+        };
+    }
+
+    private static void error(Context ctx, Throwable e) {
+        if (e instanceof CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof MissingParameter missing) {
+            result(ctx, 400, PARAMETER_MISSING, "parameter missing",
+                    "Required parameter '" + missing.name + "' type String is not present");
+        } else if (e instanceof InvalidRequestException bad) {
+            result(ctx, 400, PARAMETER_VALIDATE_ERROR, "parameter validate error", bad.getMessage());
+        } else if (e instanceof ConfigConflictException conflict) {
+            result(ctx, 409, RESOURCE_CONFLICT, "resource conflict", conflict.getMessage());
+        } else if (e instanceof NoLeaderException || e instanceof StoreUnavailableException) {
+            result(ctx, 503, SERVER_ERROR, "server error", e.getMessage());
+        } else if (e instanceof KvException kv && kv.outcomeUnknown()) {
+            result(ctx, 504, SERVER_ERROR, "server error", "write outcome unknown: " + kv.getMessage());
+        } else {
+            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+            result(ctx, 500, SERVER_ERROR, "server error", "internal error: " + e);
+        }
+    }
+
+    private static void result(Context ctx, int status, int code, String message, Object data) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code);
+        body.put("message", message);
+        body.put("data", data);
+        ctx.status(status).json(body);
+    }
+
+    /** A required parameter that was not sent (Nacos 2: PARAMETER_MISSING). */
+    private static final class MissingParameter extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        MissingParameter(String name) {
+            super(name, null, false, false);
+            this.name = name;
+        }
+    }
+}
