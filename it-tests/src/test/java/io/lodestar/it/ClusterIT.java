@@ -95,6 +95,40 @@ class ClusterIT {
     }
 
     @Test
+    void aLongPollOnAFollowerHearsAPublishMadeThroughTheLeader() throws Exception {
+        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        Await.until(Duration.ofSeconds(20), "a leader", () -> leader(nodes) != null);
+        ServerProcess leader = leader(nodes);
+        ServerProcess follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        assertEquals(200, StandaloneServerIT.publish(leader, "watched", "v1").status());
+        Await.until(Duration.ofSeconds(10), "v1 on the follower",
+                () -> "v1".equals(StandaloneServerIT.read(follower, "watched").body()));
+
+        String listening = "watched\u0002DEFAULT_GROUP\u0002" + ConfigHistoryIT.md5("v1") + "\u0001";
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> poll = client.sendAsync(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + follower.httpAddress()
+                                + "/nacos/v1/cs/configs/listener"))
+                        .timeout(Duration.ofSeconds(40))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .header("Long-Pulling-Timeout", "30000")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("Listening-Configs="
+                                + java.net.URLEncoder.encode(listening, java.nio.charset.StandardCharsets.UTF_8)))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        Await.until(Duration.ofSeconds(10), "the poll held on the follower",
+                () -> Http.json(follower.httpAddress(), "/lodestar/v1/config/listeners").get("held").asInt() == 1);
+
+        long published = System.nanoTime();
+        assertEquals(200, StandaloneServerIT.publish(leader, "watched", "v2").status());
+        java.net.http.HttpResponse<String> answer = poll.get(10, TimeUnit.SECONDS);
+        System.out.println("follower long-poll woke " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published)
+                + " ms after the publish through the leader was sent");
+        assertEquals("watched%02DEFAULT_GROUP%01\n", answer.body());
+        assertEquals("v2", StandaloneServerIT.read(follower, "watched").body(), "the follower serves what it announced");
+    }
+
+    @Test
     void leaderKill9LosesNoAcknowledgedPublishAndWritesResume() throws Exception {
         List<ServerProcess> nodes = startAll(servers.cluster(3));
         ServerProcess leader = leader(nodes);
