@@ -8,13 +8,15 @@ public final class ConfigKeyspaces {
     public static final String CONFIG = "config";
     /** Every publish and delete, keyed by config key then revision. */
     public static final String HISTORY = "config_history";
+    /** Gray releases (beta): at most one per config, keyed like {@link #CONFIG}; see {@link BetaConfig}. */
+    public static final String BETA = "config_beta";
     /** Namespaces (tenants) created through the API, keyed by id. */
     public static final String NAMESPACE = "namespace";
 
     /** Every publish and delete in revision order, for the push channel's replay: {@code push.ConfigChangeLog}. */
     public static final String CHANGES = "config_changes";
 
-    public static final Set<String> ALL = Set.of(CONFIG, HISTORY, NAMESPACE, CHANGES);
+    public static final Set<String> ALL = Set.of(CONFIG, BETA, HISTORY, NAMESPACE, CHANGES);
 
     private ConfigKeyspaces() {}
 }

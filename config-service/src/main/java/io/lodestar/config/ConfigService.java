@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * exactly the content it replaced); if another change to the same config committed first, it is
  * computed again, a few times. Writes complete as {@link KvStore#write} does; reads are this
  * node's replica.
+ *
+ * <p>Gray releases (betas) live in {@link ConfigKeyspaces#BETA}, one per config, apart from the
+ * stable config: {@link #publishBeta}, {@link #getBeta}, {@link #stopBeta}, {@link #promoteBeta}.
  */
 public final class ConfigService {
     public static final String KEYSPACE = ConfigKeyspaces.CONFIG;
@@ -56,7 +59,11 @@ public final class ConfigService {
      * (when not null); otherwise fails with {@link ConfigConflictException} and writes nothing.
      */
     public CompletableFuture<Long> publish(PublishRequest request, String casMd5) {
-        String content = request.content();
+        return publishAttempt(request, checkedMd5(request.content()), casMd5, 1);
+    }
+
+    /** The md5 of valid content; {@link InvalidRequestException} for blank or oversized content. */
+    private String checkedMd5(String content) {
         if (content == null || content.isBlank()) {
             throw new InvalidRequestException("content", "is required and must not be blank");
         }
@@ -65,7 +72,7 @@ public final class ConfigService {
             throw new InvalidRequestException("content", bytes.length + " bytes exceeds the limit of "
                     + maxContentBytes + " bytes");
         }
-        return publishAttempt(request, md5Hex(bytes), casMd5, 1);
+        return md5Hex(bytes);
     }
 
     private CompletableFuture<Long> publishAttempt(PublishRequest request, String md5, String casMd5, int attempt) {
@@ -132,6 +139,99 @@ public final class ConfigService {
         return publish(new PublishRequest(key, entry.content(), current == null ? null : current.type(),
                 entry.appName(), current == null ? null : current.desc(), current == null ? null : current.tags(),
                 srcIp, srcUser));
+    }
+
+    /**
+     * Publishes a gray release (beta) of {@code request}'s content for the clients at {@code betaIps}
+     * (see {@link BetaIps#parse}), replacing any earlier beta of that config; the stable config is
+     * untouched. Not recorded in the history nor in the push channel's change log (the stable content
+     * did not change). Completes with the change's revision once durable.
+     */
+    public CompletableFuture<Long> publishBeta(PublishRequest request, String betaIps) {
+        List<String> ips = BetaIps.parse(betaIps);
+        return publishBetaAttempt(request, checkedMd5(request.content()), ips, 1);
+    }
+
+    private CompletableFuture<Long> publishBetaAttempt(PublishRequest request, String md5, List<String> ips, int attempt) {
+        ConfigKey key = request.key();
+        KvEntry existing = store.get(ConfigKeyspaces.BETA, key.storeKey());
+        BetaConfig current = decodeBeta(key, existing);
+        long now = System.currentTimeMillis();
+        byte[] value = BetaCodec.encode(request.content(), md5, ips, request.srcIp(), request.srcUser(),
+                current == null ? now : current.createTime(), now);
+        Command command = Command.of(List.of(betaGuard(key, existing)),
+                List.of(Op.put(ConfigKeyspaces.BETA, key.storeKey(), value)));
+        return store.write(command).thenCompose(r -> r.succeeded()
+                ? CompletableFuture.completedFuture(r.revision())
+                : retryOrGiveUp(attempt, () -> publishBetaAttempt(request, md5, ips, attempt + 1)));
+    }
+
+    /** This node's copy of the config's beta, or null. */
+    public BetaConfig getBeta(ConfigKey key) {
+        return decodeBeta(key, store.get(ConfigKeyspaces.BETA, key.storeKey()));
+    }
+
+    /** Removes the config's beta if present (the stable config is untouched); completes once durable. */
+    public CompletableFuture<Void> stopBeta(ConfigKey key) {
+        return stopBetaAttempt(key, 1);
+    }
+
+    private CompletableFuture<Void> stopBetaAttempt(ConfigKey key, int attempt) {
+        KvEntry existing = store.get(ConfigKeyspaces.BETA, key.storeKey());
+        if (existing == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Command command = Command.of(List.of(betaGuard(key, existing)),
+                List.of(Op.delete(ConfigKeyspaces.BETA, key.storeKey())));
+        return store.write(command).thenCompose(r -> r.succeeded()
+                ? CompletableFuture.completedFuture(null)
+                : retryOrGiveUp(attempt, () -> stopBetaAttempt(key, attempt + 1)));
+    }
+
+    /**
+     * Publishes the beta's content as the stable config and removes the beta, in one command guarded
+     * on both keys' revisions: the history and the change log record it as an ordinary publish, and no
+     * reader ever sees the beta gone but the stable content not yet replaced (or both). The stable
+     * config's type, appName, desc and tags are kept. {@link InvalidRequestException} on
+     * {@code dataId} if the config has no beta.
+     */
+    public CompletableFuture<Long> promoteBeta(ConfigKey key, String srcIp, String srcUser) {
+        return promoteBetaAttempt(key, srcIp, srcUser, 1);
+    }
+
+    private CompletableFuture<Long> promoteBetaAttempt(ConfigKey key, String srcIp, String srcUser, int attempt) {
+        KvEntry betaEntry = store.get(ConfigKeyspaces.BETA, key.storeKey());
+        BetaConfig beta = decodeBeta(key, betaEntry);
+        if (beta == null) {
+            return CompletableFuture.failedFuture(new InvalidRequestException("dataId",
+                    "no beta of " + key.dataId() + " in group " + key.group() + " to promote"));
+        }
+        KvEntry existing = store.get(KEYSPACE, key.storeKey());
+        Config current = decode(key, existing);
+        PublishRequest request = new PublishRequest(key, beta.content(), current == null ? null : current.type(),
+                current == null ? null : current.appName(), current == null ? null : current.desc(),
+                current == null ? null : current.tags(), srcIp, srcUser);
+        long now = System.currentTimeMillis();
+        byte[] value = ConfigCodec.encode(request, beta.md5(), current == null ? now : current.createTime(), now);
+        HistoryEntry change = current == null
+                ? new HistoryEntry(0, key, HistoryEntry.Operation.INSERT, beta.content(), beta.md5(), request.appName(),
+                        srcIp, srcUser, now)
+                : new HistoryEntry(0, key, HistoryEntry.Operation.UPDATE, current.content(), current.md5(),
+                        current.appName(), srcIp, srcUser, now);
+        Command command = Command.of(List.of(guard(key, existing), betaGuard(key, betaEntry)),
+                List.of(Op.put(KEYSPACE, key.storeKey(), value), Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
+                        ConfigHistory.append(change), ConfigChangeLog.appendPut(key, beta.md5())));
+        return store.write(command).thenCompose(r -> r.succeeded()
+                ? CompletableFuture.completedFuture(r.revision())
+                : retryOrGiveUp(attempt, () -> promoteBetaAttempt(key, srcIp, srcUser, attempt + 1)));
+    }
+
+    private static Compare betaGuard(ConfigKey key, KvEntry existing) {
+        return Compare.modRevision(ConfigKeyspaces.BETA, key.storeKey(), existing == null ? 0 : existing.modRevision());
+    }
+
+    private static BetaConfig decodeBeta(ConfigKey key, KvEntry e) {
+        return e == null ? null : BetaCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
     }
 
     private static Compare guard(ConfigKey key, KvEntry existing) {

@@ -1,5 +1,6 @@
 package io.lodestar.config.listen;
 
+import io.lodestar.config.BetaConfig;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread:
  * tens of thousands fit on one node. Every node answers its own polls from its own feed, so a
  * client hears of a change through whichever node it polls.
+ *
+ * <p>A client listed in a config's gray release (beta) compares against the beta's MD5, everyone
+ * else against the stable config's; so a change of either keyspace wakes the polls it concerns.
  *
  * <p>Futures returned by {@link #poll} complete on the caller's thread (answer at once), on a
  * change-feed thread (a key changed) or on the registry's timer thread (timeout): dependent stages
@@ -75,21 +79,23 @@ public final class LongPollRegistry implements AutoCloseable {
     }
 
     /**
-     * Answers which of {@code entries} differ from this node's copy. If some do, or {@code noHangup}
+     * Answers which of {@code entries} differ from this node's copy as {@code clientIp} is served it
+     * (the beta for a listed IP, else the stable config). If some do, or {@code noHangup}
      * is set, the future is already complete (with the changed keys, possibly none). Otherwise the
      * poll is held until one of its keys changes to an MD5 other than the client's (completes with
      * that key) or {@link #holdMs} elapses (completes with an empty list). After {@link #close()}
      * nothing is held.
      */
-    public CompletableFuture<List<ConfigKey>> poll(List<ListeningEntry> entries, long clientTimeoutMs, boolean noHangup) {
+    public CompletableFuture<List<ConfigKey>> poll(List<ListeningEntry> entries, String clientIp, long clientTimeoutMs,
+                                                   boolean noHangup) {
         Map<ConfigKey, String> md5s = new LinkedHashMap<>();
         for (ListeningEntry e : entries) {
             md5s.put(e.key(), e.md5());
         }
         if (noHangup || closed.get()) {
-            return CompletableFuture.completedFuture(changed(md5s, new HashMap<>()));
+            return CompletableFuture.completedFuture(changed(md5s, clientIp, new HashMap<>()));
         }
-        HeldPoll poll = new HeldPoll(md5s);
+        HeldPoll poll = new HeldPoll(md5s, clientIp);
         // index before checking: a change applied between the check and the indexing would
         // otherwise go unheard until the timeout
         // (adding inside compute: an emptied set is removed inside computeIfPresent, never under us)
@@ -100,7 +106,7 @@ public final class LongPollRegistry implements AutoCloseable {
                 return s;
             });
         }
-        List<ConfigKey> changed = changed(md5s, new HashMap<>());
+        List<ConfigKey> changed = changed(md5s, clientIp, new HashMap<>());
         if (!changed.isEmpty()) {
             poll.answer(changed);
             return poll.future;
@@ -149,10 +155,10 @@ public final class LongPollRegistry implements AutoCloseable {
         return new ArrayList<>(all);
     }
 
-    private List<ConfigKey> changed(Map<ConfigKey, String> clientMd5s, Map<ConfigKey, String> currentCache) {
+    private List<ConfigKey> changed(Map<ConfigKey, String> clientMd5s, String clientIp, Map<ConfigKey, Current> cache) {
         List<ConfigKey> changed = new ArrayList<>();
         for (Map.Entry<ConfigKey, String> e : clientMd5s.entrySet()) {
-            String current = currentCache.computeIfAbsent(e.getKey(), this::currentMd5);
+            String current = cache.computeIfAbsent(e.getKey(), this::current).md5For(clientIp);
             if (!current.equals(e.getValue())) {
                 changed.add(e.getKey());
             }
@@ -160,9 +166,18 @@ public final class LongPollRegistry implements AutoCloseable {
         return changed;
     }
 
-    private String currentMd5(ConfigKey key) {
+    private Current current(ConfigKey key) {
+        // beta first, as the GET does: a promote between the reads shows its new content either way
+        BetaConfig beta = configs.getBeta(key);
         Config c = configs.get(key);
-        return c == null ? "" : c.md5();
+        return new Current(c == null ? "" : c.md5(), beta);
+    }
+
+    /** What this node serves for one key: the stable MD5 ("" if none) and the beta, if any. */
+    private record Current(String stableMd5, BetaConfig beta) {
+        String md5For(String clientIp) {
+            return beta != null && beta.servesTo(clientIp) ? beta.md5() : stableMd5;
+        }
     }
 
     private void keyChanged(ConfigKey key) {
@@ -170,18 +185,18 @@ public final class LongPollRegistry implements AutoCloseable {
         if (polls == null || polls.isEmpty()) {
             return;
         }
-        String current = currentMd5(key);
+        Current current = current(key);
         for (HeldPoll p : List.copyOf(polls)) {
-            if (!current.equals(p.md5s.get(key))) {
+            if (!current.md5For(p.clientIp).equals(p.md5s.get(key))) {
                 p.answer(List.of(key));
             }
         }
     }
 
     private void recheckAll() {
-        Map<ConfigKey, String> cache = new HashMap<>();
+        Map<ConfigKey, Current> cache = new HashMap<>();
         for (HeldPoll p : allHeld()) {
-            List<ConfigKey> changed = changed(p.md5s, cache);
+            List<ConfigKey> changed = changed(p.md5s, p.clientIp, cache);
             if (!changed.isEmpty()) {
                 p.answer(changed);
             }
@@ -190,12 +205,14 @@ public final class LongPollRegistry implements AutoCloseable {
 
     private final class HeldPoll {
         final Map<ConfigKey, String> md5s;
+        final String clientIp;
         final CompletableFuture<List<ConfigKey>> future = new CompletableFuture<>();
         final AtomicBoolean answered = new AtomicBoolean();
         volatile ScheduledFuture<?> timeout;
 
-        HeldPoll(Map<ConfigKey, String> md5s) {
+        HeldPoll(Map<ConfigKey, String> md5s, String clientIp) {
             this.md5s = md5s;
+            this.clientIp = clientIp;
         }
 
         void answer(List<ConfigKey> changed) {
@@ -219,7 +236,7 @@ public final class LongPollRegistry implements AutoCloseable {
     private final class FeedListener implements ChangeListener {
         @Override
         public void onChange(ChangeEvent event) {
-            if (!ConfigKeyspaces.CONFIG.equals(event.keyspace())) {
+            if (!ConfigKeyspaces.CONFIG.equals(event.keyspace()) && !ConfigKeyspaces.BETA.equals(event.keyspace())) {
                 return;
             }
             ConfigKey key;

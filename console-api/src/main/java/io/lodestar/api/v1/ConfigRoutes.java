@@ -3,15 +3,24 @@ package io.lodestar.api.v1;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
+import io.lodestar.config.BetaConfig;
+import io.lodestar.config.BetaIps;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
+import io.lodestar.kv.InvalidRequestException;
 
-/** {@code /nacos/v1/cs/configs}: publish, get and delete, as nacos-client 1.4.x speaks them. */
+/**
+ * {@code /nacos/v1/cs/configs}: publish, get and delete, as nacos-client 1.4.x speaks them, with
+ * Nacos 1.4's gray release (beta): publish with header {@code betaIps}, {@code beta=true} to query
+ * or stop it; plus Lodestar's promote. Which content a client gets is decided by its socket address
+ * ({@code ctx.ip()}), never by a header.
+ */
 public final class ConfigRoutes {
     private static final String PATH = "/nacos/v1/cs/configs";
+    private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 
     private ConfigRoutes() {}
 
@@ -25,8 +34,10 @@ public final class ConfigRoutes {
             if (transfer.handleGet(ctx)) { // export=true, exportV2=true
                 return;
             }
-            // one path, three reads, told apart by their parameters as Nacos does
-            if (Params.get(ctx, "search") != null) {
+            // one path, several reads, told apart by their parameters as Nacos does
+            if ("true".equals(Params.get(ctx, "beta"))) {
+                BetaRoutes.query(ctx, configs.getBeta(key(ctx)));
+            } else if (Params.get(ctx, "search") != null) {
                 ConfigSearchRoutes.search(ctx, search);
             } else if ("all".equals(Params.get(ctx, "show"))) {
                 ConfigSearchRoutes.detail(ctx, configs);
@@ -36,11 +47,19 @@ public final class ConfigRoutes {
         });
         app.delete(PATH, ctx -> {
             ConfigKey key = key(ctx);
+            if ("true".equals(Params.get(ctx, "beta"))) {
+                ctx.future(() -> configs.stopBeta(key).thenAccept(v -> BetaRoutes.stopped(ctx)));
+                return;
+            }
             ctx.future(() -> configs.delete(key, ctx.ip(), null).thenAccept(v -> ctx.result("true")));
+        });
+        app.post(PROMOTE_PATH, ctx -> {
+            ConfigKey key = key(ctx);
+            ctx.future(() -> configs.promoteBeta(key, ctx.ip(), null).thenAccept(r -> ctx.result("true")));
         });
     }
 
-    private static ConfigKey key(Context ctx) {
+    static ConfigKey key(Context ctx) {
         return new ConfigKey(Params.get(ctx, "tenant"), Params.get(ctx, "group"), Params.get(ctx, "dataId"));
     }
 
@@ -48,13 +67,34 @@ public final class ConfigRoutes {
         PublishRequest request = new PublishRequest(key(ctx), Params.get(ctx, "content"), Params.get(ctx, "type"),
                 Params.get(ctx, "appName"), Params.get(ctx, "desc"), Params.get(ctx, "config_tags"), ctx.ip(), null);
         String casMd5 = Params.get(ctx, "casMd5");
-        ctx.future(() -> configs.publish(request, casMd5 == null || casMd5.isEmpty() ? null : casMd5)
+        boolean cas = casMd5 != null && !casMd5.isEmpty();
+        String betaIps = ctx.header(BetaIps.FIELD);
+        if (betaIps != null) {
+            if (cas) {
+                throw new InvalidRequestException("casMd5", "compare-and-publish is not supported for a beta");
+            }
+            ctx.future(() -> configs.publishBeta(request, betaIps).thenAccept(revision -> ctx.result("true")));
+            return;
+        }
+        ctx.future(() -> configs.publish(request, cas ? casMd5 : null)
                 .thenAccept(revision -> ctx.result("true")));
     }
 
     private static void get(Context ctx, ConfigService configs) {
-        Config config = configs.get(key(ctx));
+        ConfigKey key = key(ctx);
+        // beta first: a promote (stable replaced and beta removed in one write) applied between the
+        // two reads then shows the new content either way, never the old stable to a listed client
+        BetaConfig beta = configs.getBeta(key);
+        Config config = configs.get(key);
         ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
+        if (beta != null && beta.servesTo(ctx.ip())) {
+            ctx.header("isBeta", "true");
+            ctx.header("Config-Type", config == null || config.type() == null ? "text" : config.type());
+            ctx.header("Content-MD5", beta.md5());
+            ctx.contentType("text/plain;charset=UTF-8");
+            ctx.result(beta.content());
+            return;
+        }
         if (config == null) {
             ctx.status(404).result("config data not exist\n");
             return;

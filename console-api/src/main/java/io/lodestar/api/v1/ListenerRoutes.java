@@ -38,7 +38,8 @@ public final class ListenerRoutes {
         boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(ctx.header(NO_HANGUP_HEADER));
         long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
         ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
-        ctx.future(() -> registry.poll(entries, timeout, noHangup)
+        // the socket's address decides which gray release the client is served; never a header
+        ctx.future(() -> registry.poll(entries, ctx.ip(), timeout, noHangup)
                 .thenAccept(changed -> ctx.contentType("text/plain;charset=UTF-8").result(body(changed))));
     }
 
