@@ -199,8 +199,10 @@ class LongPollIT {
         ServerProcess p = server();
         publish(p, "hot", "G", "", "v1");
         int n = 2_000;
-        HttpRequest request = poll(p, "hot" + B + "G" + B + md5("v1") + A, Map.of("Long-Pulling-Timeout", "30000"),
-                Duration.ofSeconds(60));
+        // Held for 119.5 s: on a loaded 2-core machine connecting 2,000 polls can take longer than
+        // the client's usual 30 s, and the first ones must still be held when the last arrive.
+        HttpRequest request = poll(p, "hot" + B + "G" + B + md5("v1") + A, Map.of("Long-Pulling-Timeout", "120000"),
+                Duration.ofSeconds(150));
         List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
         // in waves: 2,000 simultaneous connects would overflow the listen backlog, and the SYN
         // retries would cost seconds; clients of a real fleet do not all connect in the same ms
