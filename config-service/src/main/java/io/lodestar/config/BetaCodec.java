@@ -32,8 +32,8 @@ final class BetaCodec {
             for (String ip : betaIps) {
                 out.writeUTF(ip);
             }
-            writeOptional(out, srcIp);
-            writeOptional(out, srcUser);
+            StoredFields.writeOptional(out, srcIp);
+            StoredFields.writeOptional(out, srcUser);
             out.writeLong(createTime);
             out.writeLong(modifyTime);
         } catch (IOException e) {
@@ -56,8 +56,8 @@ final class BetaCodec {
             for (int i = 0; i < n; i++) {
                 ips.add(in.readUTF());
             }
-            String srcIp = readOptional(in);
-            String srcUser = readOptional(in);
+            String srcIp = StoredFields.readOptional(in);
+            String srcUser = StoredFields.readOptional(in);
             long createTime = in.readLong();
             long modifyTime = in.readLong();
             return new BetaConfig(key, new String(content, StandardCharsets.UTF_8), md5, ips, srcIp, srcUser,
@@ -65,16 +65,5 @@ final class BetaCodec {
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored beta " + key, e);
         }
-    }
-
-    private static void writeOptional(DataOutputStream out, String value) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeUTF(value);
-        }
-    }
-
-    private static String readOptional(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
     }
 }

@@ -24,12 +24,12 @@ final class ConfigCodec {
             out.writeInt(content.length);
             out.write(content);
             out.writeUTF(md5);
-            writeOptional(out, r.type());
-            writeOptional(out, r.appName());
-            writeOptional(out, r.desc());
-            writeOptional(out, r.tags());
-            writeOptional(out, r.srcIp());
-            writeOptional(out, r.srcUser());
+            StoredFields.writeOptional(out, r.type());
+            StoredFields.writeOptional(out, r.appName());
+            StoredFields.writeOptional(out, r.desc());
+            StoredFields.writeOptional(out, r.tags());
+            StoredFields.writeOptional(out, r.srcIp());
+            StoredFields.writeOptional(out, r.srcUser());
             out.writeLong(createTime);
             out.writeLong(modifyTime);
         } catch (IOException e) {
@@ -47,12 +47,12 @@ final class ConfigCodec {
             byte[] content = new byte[in.readInt()];
             in.readFully(content);
             String md5 = in.readUTF();
-            String type = readOptional(in);
-            String appName = readOptional(in);
-            String desc = readOptional(in);
-            String tags = readOptional(in);
-            String srcIp = readOptional(in);
-            String srcUser = readOptional(in);
+            String type = StoredFields.readOptional(in);
+            String appName = StoredFields.readOptional(in);
+            String desc = StoredFields.readOptional(in);
+            String tags = StoredFields.readOptional(in);
+            String srcIp = StoredFields.readOptional(in);
+            String srcUser = StoredFields.readOptional(in);
             long createTime = in.readLong();
             long modifyTime = in.readLong();
             return new Config(key, new String(content, java.nio.charset.StandardCharsets.UTF_8), md5, type, appName,
@@ -60,16 +60,5 @@ final class ConfigCodec {
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored config " + key, e);
         }
-    }
-
-    private static void writeOptional(DataOutputStream out, String value) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeUTF(value);
-        }
-    }
-
-    private static String readOptional(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
     }
 }

@@ -1,6 +1,7 @@
 package io.lodestar.config.history;
 
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.StoredFields;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -24,9 +25,9 @@ final class HistoryCodec {
             out.writeInt(content.length);
             out.write(content);
             out.writeUTF(e.md5());
-            writeOptional(out, e.appName());
-            writeOptional(out, e.srcIp());
-            writeOptional(out, e.srcUser());
+            StoredFields.writeOptional(out, e.appName());
+            StoredFields.writeOptional(out, e.srcIp());
+            StoredFields.writeOptional(out, e.srcUser());
             out.writeLong(e.time());
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -44,20 +45,9 @@ final class HistoryCodec {
             byte[] content = new byte[in.readInt()];
             in.readFully(content);
             return new HistoryEntry(id, key, op, new String(content, StandardCharsets.UTF_8), in.readUTF(),
-                    readOptional(in), readOptional(in), readOptional(in), in.readLong());
+                    StoredFields.readOptional(in), StoredFields.readOptional(in), StoredFields.readOptional(in), in.readLong());
         } catch (IOException ex) {
             throw new UncheckedIOException("corrupt history entry " + id + " of " + key, ex);
         }
-    }
-
-    private static void writeOptional(DataOutputStream out, String value) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeUTF(value);
-        }
-    }
-
-    private static String readOptional(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
     }
 }
