@@ -1,16 +1,14 @@
 package io.lodestar.config.listen;
 
+import io.lodestar.config.OneNodeStore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
-import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.raft.RaftKvStore;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,19 +40,7 @@ class LongPollRegistryTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
-                "long-poll-test-secret".getBytes(StandardCharsets.UTF_8), ConfigKeyspaces.ALL));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!store.readiness().ready()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("store not ready: " + store.readiness().reason());
-            }
-            Thread.sleep(20);
-        }
+        store = OneNodeStore.start(dir);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }
 
