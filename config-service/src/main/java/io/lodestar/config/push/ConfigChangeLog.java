@@ -19,10 +19,17 @@ import java.util.List;
  *
  * <p>Value: a kind byte ({@code 1} put, {@code 2} delete); for a put, a byte with the md5's length
  * and the md5 in ASCII; then the config's store key to the end.
+ *
+ * <p>The log is trimmed ({@link ChangeLogRetention}); the key {@link #FLOOR_KEY} holds the highest
+ * trimmed revision (8 bytes, big-endian), written in the same command as the trim, so a reader can
+ * tell "no change to my keys after revision R" from "the changes after R are gone": {@link
+ * #complete(long)}.
  */
 public final class ConfigChangeLog {
     /** The one prefix of every entry (the store requires non-empty keys). */
     public static final byte[] PREFIX = {'c'};
+    /** The highest revision trimmed from the log; absent until the first trim. */
+    static final byte[] FLOOR_KEY = {'f'};
     private static final byte PUT = 1;
     private static final byte DELETE = 2;
 
@@ -79,6 +86,17 @@ public final class ConfigChangeLog {
             }
         }
         return out;
+    }
+
+    /** The highest revision trimmed from this node's log (0 if none was). */
+    public long floor() {
+        KvEntry e = store.get(ConfigKeyspaces.CHANGES, FLOOR_KEY);
+        return e == null ? 0 : ByteBuffer.wrap(e.value()).getLong();
+    }
+
+    /** Whether this node's log still holds every change after {@code afterRevision}. */
+    public boolean complete(long afterRevision) {
+        return afterRevision >= floor();
     }
 
     /** The logged change at {@code revision}, or null. */

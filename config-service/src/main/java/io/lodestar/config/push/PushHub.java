@@ -125,6 +125,10 @@ public final class PushHub implements AutoCloseable {
                 }
             }
             upTo = Math.max(upTo, after);
+            if (!log.complete(sinceRevision)) {
+                // trimmed past it (checked after reading: the floor only rises, with each trim)
+                replay = changesSinceFromState(md5s.keySet(), sinceRevision, before);
+            }
         } else {
             for (Map.Entry<ConfigKey, String> e : md5s.entrySet()) {
                 if (e.getValue() == null) {
@@ -157,6 +161,25 @@ public final class PushHub implements AutoCloseable {
                 s.offerLocked(c, false);
             }
         }
+    }
+
+    /**
+     * For a client resuming from before the change log's floor: a notice for each key whose config
+     * changed after {@code sinceRevision} (its current md5 and revision), and a {@code deleted}
+     * notice for each key with no config now (it may have had none before either; a client takes a
+     * delete of what it lacks as a no-op).
+     */
+    private List<ConfigChangeLog.Change> changesSinceFromState(Iterable<ConfigKey> keys, long sinceRevision, long now) {
+        List<ConfigChangeLog.Change> out = new ArrayList<>();
+        for (ConfigKey key : keys) {
+            Config current = configs.get(key);
+            if (current == null) {
+                out.add(new ConfigChangeLog.Change(now, key, null));
+            } else if (current.modRevision() > sinceRevision) {
+                out.add(new ConfigChangeLog.Change(current.modRevision(), key, current.md5()));
+            }
+        }
+        return out;
     }
 
     /** Stops sending changes of {@code keys} to the session. */
@@ -376,6 +399,10 @@ public final class PushHub implements AutoCloseable {
         public void onResync(long fromRevision) {
             // per-key revisions drop what was sent already; a change may be logged from then on
             long after = fromRevision - 1;
+            if (!log.complete(after)) {
+                changesSinceFromState(List.copyOf(byKey.keySet()), after, store.revision()).forEach(PushHub.this::changed);
+                return;
+            }
             while (!byKey.isEmpty()) {
                 List<ConfigChangeLog.Change> page = log.after(after, REPLAY_PAGE);
                 for (ConfigChangeLog.Change c : page) {

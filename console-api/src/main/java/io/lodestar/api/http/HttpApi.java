@@ -30,6 +30,8 @@ public final class HttpApi {
             config.showJavalinBanner = false;
             config.http.prefer405over404 = true;
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
+            // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
+            config.http.disableCompression();
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store);

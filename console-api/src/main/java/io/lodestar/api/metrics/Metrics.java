@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Metrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Routes are patterns, so the keys are bounded: every route times at most a few statuses. */
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     public Metrics(KvStore store) {
         new JvmMemoryMetrics().bindTo(registry);
@@ -42,12 +46,17 @@ public final class Metrics {
 
     /** Times every HTTP request; call while configuring Javalin. */
     public void instrument(JavalinConfig config) {
-        config.requestLogger.http((ctx, ms) -> Timer.builder("http_server_requests")
-                .tag("method", ctx.method().name())
-                .tag("route", route(ctx))
-                .tag("status", Integer.toString(ctx.statusCode()))
-                .register(registry)
+        config.requestLogger.http((ctx, ms) -> timer(ctx.method().name(), route(ctx), ctx.statusCode())
                 .record((long) (ms * 1_000_000), TimeUnit.NANOSECONDS));
+    }
+
+    /** The request timer of one method, route and status, registered on first use and then reused. */
+    private Timer timer(String method, String route, int status) {
+        return timers.computeIfAbsent(method + ' ' + status + ' ' + route, k -> Timer.builder("http_server_requests")
+                .tag("method", method)
+                .tag("route", route)
+                .tag("status", Integer.toString(status))
+                .register(registry));
     }
 
     /** The matched route pattern (bounded cardinality), or "unmatched" (404, 405 before routing). */

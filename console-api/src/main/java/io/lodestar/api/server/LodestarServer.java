@@ -2,15 +2,18 @@ package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
+import io.lodestar.api.http.HttpStackWarmup;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.HistoryRetention;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.push.ChangeLogRetention;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,7 @@ public final class LodestarServer implements AutoCloseable {
     private final ScheduledExecutorService watcher;
     private final LongPollRegistry listeners;
     private volatile HistoryRetention retention; // set once started, below
+    private volatile ChangeLogRetention changeLogRetention; // likewise
     private final PushHub push;
 
     private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher,
@@ -38,6 +42,8 @@ public final class LodestarServer implements AutoCloseable {
     }
 
     public static LodestarServer start(ServerSettings s) {
+        HttpStackWarmup.startInBackground();
+        HeapReturn.enable();
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
                         ConfigKeyspaces.ALL)
@@ -58,7 +64,8 @@ public final class LodestarServer implements AutoCloseable {
             store.close();
             throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
-        LOG.info("Lodestar started: HTTP http://{}:{}/nacos, Raft {}:{}, data dir {}, {}", s.host(), s.httpPort(),
+        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, data dir {}, {}",
+                ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(),
                 s.host(), s.raftPort(), s.dataDir().toAbsolutePath().normalize(),
                 s.peers().isEmpty() ? "standalone" : "cluster " + s.peers());
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -70,6 +77,7 @@ public final class LodestarServer implements AutoCloseable {
         watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
         server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
                 .start(); // trims history on the leader only
+        server.changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
         return server;
     }
 
@@ -102,6 +110,9 @@ public final class LodestarServer implements AutoCloseable {
         http.stop();
         if (retention != null) {
             retention.close();
+        }
+        if (changeLogRetention != null) {
+            changeLogRetention.close();
         }
         store.close();
     }

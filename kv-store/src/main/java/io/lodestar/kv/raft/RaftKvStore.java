@@ -12,6 +12,8 @@ import com.alipay.sofa.jraft.entity.Task;
 import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
+import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
+import com.alipay.sofa.jraft.util.StorageOptionsFactory;
 import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
@@ -49,6 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.rocksdb.ColumnFamilyOptions;
 
 /**
  * A {@link KvStore} node: a JRaft node over {@link KvStateMachine}, the node-to-node channel that
@@ -129,6 +132,22 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
     }
 
+    private static final AtomicBoolean LOG_OPTIONS_SET = new AtomicBoolean();
+
+    /**
+     * JRaft's log store defaults to three 64 MiB memtables per column family, so its resident memory
+     * grows by hundreds of MiB under a write burst before anything is flushed. Two 8 MiB memtables
+     * keep it small; appends are fsynced one batch at a time either way. Process-wide, set once.
+     */
+    private static void boundRaftLogMemtables() {
+        if (LOG_OPTIONS_SET.compareAndSet(false, true)) {
+            ColumnFamilyOptions options = StorageOptionsFactory.getDefaultRocksDBColumnFamilyOptions()
+                    .setWriteBufferSize(8L << 20)
+                    .setMaxWriteBufferNumber(2);
+            StorageOptionsFactory.registerRocksDBColumnFamilyOptions(RocksDBLogStorage.class, options);
+        }
+    }
+
     private void startNode() {
         Path raftDir = config.dataDir().resolve("raft");
         try {
@@ -145,6 +164,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             throw new StoreStartException("peers " + peers + " do not include this node " + config.self(), null);
         }
 
+        boundRaftLogMemtables();
         RaftOptions raftOptions = new RaftOptions();
         raftOptions.setSync(true);
         raftOptions.setSyncMeta(true);

@@ -26,6 +26,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -66,7 +67,11 @@ public final class RocksEngine implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             blockCache = track(opened, new LRUCache(blockCacheBytes));
+            // Memtables of every column family together stay within a quarter of the block cache's
+            // budget and are charged to it: without a cap each keyspace could hold 2 x 16 MiB.
+            WriteBufferManager memtables = track(opened, new WriteBufferManager(blockCacheBytes / 4, blockCache));
             dbOptions = track(opened, new DBOptions()
+                    .setWriteBufferManager(memtables)
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setParanoidChecks(true)

@@ -1,0 +1,154 @@
+package io.lodestar.config.push;
+
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the {@link ConfigChangeLog} bounded: every {@link Settings#interval()}, on the leader only,
+ * deletes all but the newest {@link Settings#keep()} entries, oldest first, in batches. Each batch
+ * also raises the log's floor (the highest trimmed revision) in the same atomic command, guarded on
+ * the floor's own revision, so the floor never runs behind what was trimmed and never goes down.
+ * A subscriber resuming from before the floor is answered from the configs' current state instead
+ * (see {@link PushHub#subscribe}). A pass cut short (lost leadership, failed write) is finished by a
+ * later one; deleting a deleted entry changes nothing.
+ */
+public final class ChangeLogRetention implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeLogRetention.class);
+    private static final int SCAN_PAGE = 1024;
+
+    /**
+     * @param keep      newest entries kept
+     * @param interval  time between passes
+     * @param batchSize deletes per proposed command
+     */
+    public record Settings(int keep, Duration interval, int batchSize) {
+        public Settings {
+            if (keep < 1 || interval.isNegative() || interval.isZero() || batchSize < 1) {
+                throw new IllegalArgumentException("bad change-log retention settings: " + keep + ", " + interval
+                        + ", " + batchSize);
+            }
+        }
+
+        /**
+         * 100,000 changes (a client away for that many publishes resumes from current state), every
+         * minute, 1,000 deletes per command.
+         */
+        public static Settings defaults() {
+            return new Settings(100_000, Duration.ofMinutes(1), 1000);
+        }
+    }
+
+    private final KvStore store;
+    private final Settings settings;
+    private ScheduledExecutorService timer;
+
+    public ChangeLogRetention(KvStore store, Settings settings) {
+        this.store = store;
+        this.settings = settings;
+    }
+
+    /** Schedules the passes (the first after one interval). */
+    public synchronized ChangeLogRetention start() {
+        if (timer == null) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "change-log-retention");
+                t.setDaemon(true);
+                return t;
+            });
+            long every = settings.interval().toMillis();
+            timer.scheduleWithFixedDelay(this::runSafely, every, every, TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    private void runSafely() {
+        try {
+            int deleted = runOnce();
+            if (deleted > 0) {
+                LOG.info("change-log retention deleted {} entries", deleted);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("change-log retention pass failed; the next pass continues it", e);
+        }
+    }
+
+    /** One pass if this node leads: how many entries it deleted (0 on a follower). Blocks on each batch. */
+    public int runOnce() {
+        if (!leads()) {
+            return 0;
+        }
+        long excess = count() - settings.keep();
+        int deleted = 0;
+        while (excess > 0 && leads()) {
+            List<KvEntry> oldest = store.scan(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
+                    (int) Math.min(excess, settings.batchSize()));
+            if (oldest.isEmpty()) {
+                break;
+            }
+            trim(oldest);
+            deleted += oldest.size();
+            excess -= oldest.size();
+        }
+        return deleted;
+    }
+
+    /** Deletes these entries (oldest first) and raises the floor to the last one's revision, atomically. */
+    private void trim(List<KvEntry> oldest) {
+        long newFloor = ConfigChangeLog.revisionOf(oldest.get(oldest.size() - 1).key());
+        KvEntry floor = store.get(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY);
+        List<Op> ops = new ArrayList<>(oldest.size() + 1);
+        for (KvEntry e : oldest) {
+            ops.add(Op.delete(ConfigKeyspaces.CHANGES, e.key()));
+        }
+        long current = floor == null ? 0 : ByteBuffer.wrap(floor.value()).getLong();
+        ops.add(Op.put(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY,
+                ByteBuffer.allocate(8).putLong(Math.max(current, newFloor)).array()));
+        Compare unchanged = Compare.modRevision(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY,
+                floor == null ? 0 : floor.modRevision());
+        if (!store.write(Command.of(List.of(unchanged), ops)).join().succeeded()) {
+            throw new IllegalStateException("the change-log floor moved during a trim (another leader trimming?)");
+        }
+    }
+
+    private long count() {
+        long n = 0;
+        byte[] start = ConfigChangeLog.PREFIX;
+        while (true) {
+            List<KvEntry> page = store.scanFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, start, SCAN_PAGE);
+            n += page.size();
+            if (page.size() < SCAN_PAGE) {
+                return n;
+            }
+            byte[] last = page.get(page.size() - 1).key();
+            start = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    private boolean leads() {
+        ClusterView view = store.cluster();
+        return view.leader() != null && view.leader().equals(view.self());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+}
