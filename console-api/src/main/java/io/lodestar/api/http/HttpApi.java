@@ -15,17 +15,35 @@ import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 
 /** Builds the HTTP server: every route, and the error mapping. */
 public final class HttpApi {
     /** Above the 10 MiB config limit, so an oversized config gets a clear 400 rather than a cut body. */
     private static final long MAX_REQUEST_BYTES = 12L << 20;
 
+    /**
+     * Pending-connection backlog of the HTTP port (the kernel caps it at {@code net.core.somaxconn}).
+     * Jetty's default leaves it to Java's 50, which overflows when a fleet of clients reconnects at
+     * once after a restart and re-arms thousands of long-polls: the surplus SYNs are dropped and
+     * those clients wait out TCP's retransmission back-off (1 s, 3 s, 7 s ...).
+     */
+    private static final int ACCEPT_QUEUE = 8192;
+
     private HttpApi() {}
 
-    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners) {
+    /** The server, not started, listening on {@code host:port} once started. */
+    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, String host, int port) {
         Metrics metrics = new Metrics(store);
         Javalin app = Javalin.create(config -> {
+            config.jetty.addConnector((server, httpConfig) -> {
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+                connector.setHost(host);
+                connector.setPort(port);
+                connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                return connector;
+            });
             metrics.instrument(config);
             config.showJavalinBanner = false;
             config.http.prefer405over404 = true;

@@ -55,9 +55,9 @@ public final class LodestarServer implements AutoCloseable {
         PushHub push = new PushHub(store, configs);
         Javalin http;
         try {
-            http = HttpApi.create(store, configs, listeners);
+            http = HttpApi.create(store, configs, listeners, s.host(), s.httpPort());
             PushRoutes.install(http, push);
-            http.start(s.host(), s.httpPort());
+            http.start();
         } catch (RuntimeException e) {
             push.close();
             listeners.close();
