@@ -1,6 +1,11 @@
 /**
- * The registry domain (namespaces, services, clusters, instances; Distro for ephemeral instances,
- * the kv-store for persistent ones). Built by the naming-service issue; this module only holds its
- * place in the build until then.
+ * The registry domain: namespaces, services, clusters and instances, behind {@link
+ * io.lodestar.naming.NamingService}.
+ *
+ * <p>Packages: {@code model} (keys, instances, specs, input rules), {@code ephemeral} (in-memory
+ * instances, their mutations, heartbeat expiry), {@code persistent} (instances and service
+ * definitions in the replicated store, and the change feed that reports them), {@code query}
+ * (selecting a list answer, checksums), {@code notify} (the change-notification thread). Plain Java:
+ * HTTP and Nacos's JSON live in console-api.
  */
 package io.lodestar.naming;

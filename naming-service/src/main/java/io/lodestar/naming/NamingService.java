@@ -1,0 +1,582 @@
+package io.lodestar.naming;
+
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.naming.ephemeral.EphemeralRegistry;
+import io.lodestar.naming.ephemeral.HeartbeatMonitor;
+import io.lodestar.naming.ephemeral.Mutation;
+import io.lodestar.naming.ephemeral.Outcome;
+import io.lodestar.naming.model.BeatInfo;
+import io.lodestar.naming.model.CheckerType;
+import io.lodestar.naming.model.HealthCheckSettings;
+import io.lodestar.naming.model.HeartbeatSettings;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.InstancePatch;
+import io.lodestar.naming.model.NamingValidation;
+import io.lodestar.naming.model.Service;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.ServiceSpec;
+import io.lodestar.naming.notify.ChangeNotifier;
+import io.lodestar.naming.persistent.PersistentFeed;
+import io.lodestar.naming.persistent.PersistentInstances;
+import io.lodestar.naming.persistent.ServiceRecords;
+import io.lodestar.naming.query.InstanceSelector;
+import io.lodestar.naming.query.ServiceView;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service registry: everything the API layer needs of the naming domain.
+ *
+ * <p><b>Model.</b> namespace → service ({@link ServiceKey}) → cluster → instance ({@link Instance},
+ * identified by {@link InstanceAddress}). <em>Ephemeral</em> instances live in this node's memory
+ * ({@link EphemeralRegistry}), kept alive by heartbeats and expired by a {@link HeartbeatMonitor}.
+ * <em>Persistent</em> instances and service definitions live in the replicated store
+ * ({@link NamingKeyspaces}); a separate health checker probes them ({@link #persistentInstances()},
+ * {@link #setPersistentHealth}).
+ *
+ * <p><b>One kind per service.</b> A service holds ephemeral or persistent instances, not both
+ * (Nacos 2.x's rule, which also implies that one ip:port is never both): registering an instance
+ * of the other kind while the service holds any instance is {@link InvalidRequestException} on
+ * {@code ephemeral}. Unlike Nacos 2.x the kind is not fixed for the service's lifetime: once empty,
+ * a service accepts either kind again (so a service created through the API takes whatever its
+ * clients register). The check reads this node's state; two registrations of different kinds racing
+ * on different nodes could both land, and are then both listed.
+ *
+ * <p><b>Services</b> exist when they have a stored definition (created or updated through the API,
+ * or implied by a persistent registration, as Nacos does) or when the ephemeral registry knows them
+ * (from a first ephemeral registration until they have been empty for {@link
+ * NamingOptions#emptyServiceTtl()}). A service without a stored definition has {@link
+ * ServiceSpec#DEFAULT}.
+ *
+ * <p><b>Errors.</b> Malformed arguments are {@link InvalidRequestException} (naming the Nacos
+ * parameter), thrown by the call. Refusals that depend on the current state ({@link NamingException}
+ * subtypes, and the one-kind rule) complete the returned future exceptionally, or are thrown by
+ * methods that return no future. Store failures complete futures as {@link KvStore#write} does.
+ *
+ * <p><b>Threading.</b> Every method is thread-safe and never blocks on the network. Ephemeral
+ * changes are done when the call returns (their futures are already complete); persistent ones when
+ * the future completes (durable on a majority and applied here; it completes on a store thread,
+ * dependent stages must not block). Reads are this node's state: its registry and its store replica.
+ * Change notifications go through {@link #subscribe}.
+ */
+public final class NamingService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NamingService.class);
+    /** Change-feed events buffered for the registry before it falls back to a resync. */
+    static final int FEED_CAPACITY = 65_536;
+    private static final int DELETE_ATTEMPTS = 8;
+
+    private final Clock clock;
+    private final ChangeNotifier notifier = new ChangeNotifier();
+    private final EphemeralRegistry ephemeral;
+    private final HeartbeatMonitor monitor;
+    private final PersistentInstances persistent;
+    private final ServiceRecords records;
+    private final AutoCloseable feedSubscription;
+
+    /** A registry with the default options and the system clock, its heartbeat monitor running. */
+    public NamingService(KvStore store) {
+        this(store, NamingOptions.DEFAULT, Clock.systemUTC());
+    }
+
+    /**
+     * A registry on {@code store} (opened with {@link NamingKeyspaces#ALL}); {@code clock} times
+     * heartbeats and expiry. Subscribes to the store's change feed and starts the heartbeat monitor;
+     * {@link #close()} stops both (the store stays open: it is the caller's).
+     */
+    public NamingService(KvStore store, NamingOptions options, Clock clock) {
+        this(store, options, clock, true);
+    }
+
+    /**
+     * As {@link #NamingService(KvStore, NamingOptions, Clock)}; without {@code scheduleHeartbeatChecks}
+     * expiry runs only through {@link #checkHeartbeatsNow()}, so tests decide when it happens.
+     */
+    NamingService(KvStore store, NamingOptions options, Clock clock, boolean scheduleHeartbeatChecks) {
+        this.clock = clock;
+        this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), notifier::changed);
+        this.persistent = new PersistentInstances(store);
+        this.records = new ServiceRecords(store);
+        this.monitor = new HeartbeatMonitor(ephemeral, service -> true);
+        this.feedSubscription = store.subscribe(new PersistentFeed(store, notifier::changed), FEED_CAPACITY);
+        if (scheduleHeartbeatChecks) {
+            monitor.start();
+        }
+    }
+
+    // ---------------------------------------------------------------- instances
+
+    /**
+     * Registers {@code instance} in {@code service}, replacing any instance at the same address
+     * (cluster, ip, port) of the same kind, and creating the service if needed (a persistent
+     * registration also stores its default definition). An instance without an id gets Nacos's
+     * default one. An ephemeral registration counts as a beat. Completes at once for an ephemeral
+     * instance, once durable for a persistent one; fails with {@link InvalidRequestException} on
+     * {@code ephemeral} if the service holds instances of the other kind.
+     */
+    public CompletableFuture<Void> register(ServiceKey service, Instance instance) {
+        Instance named = instance.withDefaultId(service);
+        if (!named.ephemeral()) {
+            return persistent.put(service, named, () -> refuseMixing(service, named));
+        }
+        try {
+            refuseMixing(service, named);
+            ephemeral.apply(service, new Mutation.Register(named));
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void refuseMixing(ServiceKey service, Instance instance) {
+        InstanceAddress address = instance.address();
+        if (instance.ephemeral()) {
+            if (persistent.get(service, address).isPresent()) {
+                throw new InvalidRequestException("ephemeral", address.hostPort() + " in cluster " + address.cluster()
+                        + " is a persistent instance of " + service.groupedName() + "; deregister it first");
+            }
+            if (persistent.any(service)) {
+                throw new InvalidRequestException("ephemeral", "service " + service.groupedName()
+                        + " holds persistent instances; a service holds ephemeral or persistent instances, not both");
+            }
+        } else {
+            if (ephemeral.instance(service, address).isPresent()) {
+                throw new InvalidRequestException("ephemeral", address.hostPort() + " in cluster " + address.cluster()
+                        + " is an ephemeral instance of " + service.groupedName() + "; deregister it first");
+            }
+            if (ephemeral.hasInstances(service)) {
+                throw new InvalidRequestException("ephemeral", "service " + service.groupedName()
+                        + " holds ephemeral instances; a service holds ephemeral or persistent instances, not both");
+            }
+        }
+    }
+
+    /**
+     * Removes the instance at {@code cluster}/{@code ip}:{@code port}, whichever kind holds it (one
+     * address is never both); completes normally when it is already gone. {@code ephemeral} is the
+     * kind the caller believes: with {@code false} the persistent delete is proposed even if this
+     * node's replica has not seen the instance yet (it may lag the leader). Completes at once for an
+     * ephemeral instance, once durable for a persistent one. The service itself stays.
+     */
+    public CompletableFuture<Void> deregister(ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        if (this.ephemeral.apply(service, new Mutation.Deregister(address)) != Outcome.NOT_FOUND) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!ephemeral || persistent.get(service, address).isPresent()) {
+            return persistent.remove(service, address);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Edits an existing instance as Nacos's {@code PUT /instance} does: {@code instance}'s weight and
+     * enabled flag replace the old ones, its metadata is merged into the old (its keys win), and its
+     * healthy flag is taken only for a persistent instance whose cluster checker is {@link
+     * CheckerType#NONE} (otherwise heartbeats or probes own health). The address is taken from
+     * {@code instance}; its id and kind are kept as they were ({@code instance.ephemeral()} is
+     * ignored: an edit never moves an instance between kinds). Fails with {@link
+     * InstanceNotFoundException} if there is no instance at the address.
+     */
+    public CompletableFuture<Void> update(ServiceKey service, Instance instance) {
+        InstanceAddress address = instance.address();
+        if (ephemeral.instance(service, address).isPresent()) {
+            return editEphemeral(service, address, old -> merge(old, instance, false));
+        }
+        boolean manualHealth = specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
+        return persistent.modify(service, address, old -> merge(old, instance, manualHealth))
+                .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
+                        : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
+    }
+
+    private static Instance merge(Instance old, Instance given, boolean takeHealth) {
+        Map<String, String> metadata = new LinkedHashMap<>(old.metadata());
+        metadata.putAll(given.metadata());
+        return old.withWeight(given.weight()).withEnabled(given.enabled()).withMetadata(metadata)
+                .withHealthy(takeHealth ? given.healthy() : old.healthy());
+    }
+
+    /**
+     * Edits only the fields {@code patch} gives (Nacos's {@code PATCH /instance}; metadata, when
+     * given, is replaced whole). Fails with {@link InstanceNotFoundException} if there is no
+     * instance at the address.
+     */
+    public CompletableFuture<Void> patch(ServiceKey service, String cluster, String ip, int port, InstancePatch patch) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        if (ephemeral.instance(service, address).isPresent()) {
+            return editEphemeral(service, address, patch::applyTo);
+        }
+        return persistent.modify(service, address, patch::applyTo)
+                .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
+                        : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
+    }
+
+    private CompletableFuture<Void> editEphemeral(ServiceKey service, InstanceAddress address,
+                                                  UnaryOperator<Instance> change) {
+        try {
+            if (ephemeral.apply(service, new Mutation.Modify(address, change)) == Outcome.NOT_FOUND) {
+                // expired or deregistered since we looked
+                return CompletableFuture.failedFuture(new InstanceNotFoundException(service, address));
+            }
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The instance at the address, of either kind, as this node sees it. */
+    public Optional<Instance> instance(ServiceKey service, String cluster, String ip, int port) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        Optional<Instance> e = ephemeral.instance(service, address);
+        return e.isPresent() ? e : persistent.get(service, address);
+    }
+
+    /**
+     * A heartbeat for the instance at the address. A known ephemeral instance is refreshed (and is
+     * healthy again); a known persistent instance is left alone (probes own its health) — both
+     * answer {@link BeatResult.Status#OK} with the instance's beat interval. An unknown instance is
+     * registered again from {@code beat} when the client sent a full beat (as Nacos does: ephemeral,
+     * healthy, enabled) and answers OK; without one (a light beat) it answers {@link
+     * BeatResult.Status#UNKNOWN}, telling the client to register again.
+     *
+     * <p>A full beat must agree with the address and service it is sent for ({@link
+     * InvalidRequestException} on {@code beat} otherwise); re-registering is refused like {@link
+     * #register} when the service holds persistent instances ({@link InvalidRequestException} on
+     * {@code ephemeral}, thrown).
+     */
+    public BeatResult beat(ServiceKey service, String cluster, String ip, int port, Optional<BeatInfo> beat) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        beat.ifPresent(b -> checkBeatAgrees(service, address, b));
+        if (ephemeral.apply(service, new Mutation.Beat(address)) != Outcome.NOT_FOUND) {
+            long interval = ephemeral.instance(service, address).map(i -> i.heartbeat().intervalMs())
+                    .orElse(HeartbeatSettings.DEFAULT_INTERVAL_MS);
+            return new BeatResult(BeatResult.Status.OK, interval);
+        }
+        Optional<Instance> stored = persistent.get(service, address);
+        if (stored.isPresent()) {
+            return new BeatResult(BeatResult.Status.OK, stored.get().heartbeat().intervalMs());
+        }
+        if (beat.isEmpty()) {
+            return new BeatResult(BeatResult.Status.UNKNOWN, HeartbeatSettings.DEFAULT_INTERVAL_MS);
+        }
+        Instance again = beat.get().toInstance().withCluster(address.cluster()).withDefaultId(service);
+        refuseMixing(service, again);
+        ephemeral.apply(service, new Mutation.Register(again));
+        LOG.debug("registered {} in {} again from its heartbeat", address, service);
+        return new BeatResult(BeatResult.Status.OK, again.heartbeat().intervalMs());
+    }
+
+    private static void checkBeatAgrees(ServiceKey service, InstanceAddress address, BeatInfo beat) {
+        String beatCluster = beat.cluster() == null || beat.cluster().isBlank() ? Instance.DEFAULT_CLUSTER : beat.cluster();
+        if (!address.ip().equals(beat.ip()) || address.port() != beat.port() || !address.cluster().equals(beatCluster)) {
+            throw new InvalidRequestException("beat", "the beat is for " + beatCluster + "/" + beat.ip() + ":" + beat.port()
+                    + ", not " + address);
+        }
+        if (beat.serviceName() != null && !beat.serviceName().isBlank()) {
+            ServiceKey named = ServiceKey.of(service.namespace(), null, beat.serviceName());
+            if (!named.equals(service)) {
+                throw new InvalidRequestException("beat", "the beat is for service " + beat.serviceName()
+                        + ", not " + service.groupedName());
+            }
+        }
+    }
+
+    /**
+     * The instances a client should use, as Nacos computes them ({@link InstanceSelector}): enabled
+     * instances of both kinds, of the named {@code clusters} (all when empty), only healthy ones when
+     * {@code healthyOnly} — unless the service's protect threshold is reached ({@code healthy / listed
+     * <= threshold}), in which case all are listed, reported healthy, and {@link
+     * ServiceView#reachProtectionThreshold()} is set. {@link ServiceView#clusters()} echoes
+     * {@code clusters} joined by {@code ,} in iteration order (pass a {@code LinkedHashSet} to keep the
+     * request's order). An unknown service answers an empty list.
+     *
+     * <p><b>Empty-push protection</b> (on by default, {@link NamingOptions#emptyPushProtection()}):
+     * when the service has no instances only because one expiry pass removed all that were left (the
+     * list went from non-empty to empty within one check interval, through expiry alone: more likely
+     * a partition or a pause of this node than every instance dying at once), the list as it was
+     * before that pass is answered instead of the empty one, with {@link
+     * ServiceView#emptyProtection()} set, until an instance registers (a full beat registers it
+     * again), deregistrations remove the listed ones, or {@link NamingOptions#protectionWindow()}
+     * passes. A list emptied by deregistration is answered empty at once. The kept instances are as
+     * they were, usually unhealthy by then; with the default protect threshold of 0 they are still
+     * listed (reported healthy), since none is healthy.
+     */
+    public ServiceView list(ServiceKey service, Set<String> clusters, boolean healthyOnly) {
+        Set<String> filter = clusters == null ? Set.of() : clusters;
+        for (String c : filter) {
+            NamingValidation.checkCluster("clusters", c);
+        }
+        List<Instance> all = new ArrayList<>(persistent.list(service));
+        all.addAll(ephemeral.instances(service));
+        boolean protectedList = false;
+        if (all.isEmpty()) {
+            List<Instance> kept = ephemeral.protectedInstances(service);
+            if (!kept.isEmpty()) {
+                all = kept;
+                protectedList = true;
+            }
+        }
+        return InstanceSelector.select(service, all, specOf(service).protectThreshold(), filter, healthyOnly,
+                clock.millis(), protectedList);
+    }
+
+    // ---------------------------------------------------------------- health
+
+    /**
+     * Sets a persistent instance's health by hand ({@code PUT /health/instance}): allowed only when
+     * its cluster's checker is {@link CheckerType#NONE}. Fails with {@link HealthNotSettableException}
+     * for an ephemeral instance or a probed cluster, with {@link InstanceNotFoundException} for an
+     * unknown one; completes once durable (at once when the flag already had that value).
+     */
+    public CompletableFuture<Void> setHealth(ServiceKey service, String cluster, String ip, int port, boolean healthy) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        if (ephemeral.instance(service, address).isPresent()) {
+            return CompletableFuture.failedFuture(new HealthNotSettableException(service, address,
+                    "an ephemeral instance is healthy while it sends heartbeats"));
+        }
+        if (persistent.get(service, address).isEmpty()) {
+            return CompletableFuture.failedFuture(new InstanceNotFoundException(service, address));
+        }
+        CheckerType checker = specOf(service).settingsFor(address.cluster()).type();
+        if (checker != CheckerType.NONE) {
+            return CompletableFuture.failedFuture(new HealthNotSettableException(service, address, "cluster "
+                    + address.cluster() + " is probed by " + checker + "; set its checker to NONE first"));
+        }
+        return setPersistentHealth(service, cluster, ip, port, healthy).thenApply(changed -> null);
+    }
+
+    /**
+     * Sets a persistent instance's healthy flag through the store, for the health checker: writes
+     * only if it differs, whatever the cluster's checker. Completes with true once a change is
+     * durable, false when there was nothing to write (same value, or no such instance).
+     */
+    public CompletableFuture<Boolean> setPersistentHealth(ServiceKey service, String cluster, String ip, int port,
+                                                          boolean healthy) {
+        InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        return persistent.modify(service, address, i -> i.withHealthy(healthy))
+                .thenApply(edit -> edit.map(PersistentInstances.Edit::changed).orElse(false));
+    }
+
+    /**
+     * Every persistent instance on this node's replica with its cluster's health-check settings,
+     * for the health checker. Reads the whole instance keyspace.
+     */
+    public List<PersistentInstance> persistentInstances() {
+        Map<ServiceKey, ServiceSpec> specs = new HashMap<>();
+        List<PersistentInstance> out = new ArrayList<>();
+        for (PersistentInstances.Stored s : persistent.all()) {
+            ServiceSpec spec = specs.computeIfAbsent(s.service(), this::specOf);
+            out.add(new PersistentInstance(s.service(), s.instance(), spec.settingsFor(s.instance().cluster())));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- services
+
+    /**
+     * Creates {@code service} with {@code spec} (stored). Fails with {@link ServiceExistsException}
+     * if it exists, stored or through its instances. Completes once durable.
+     */
+    public CompletableFuture<Void> createService(ServiceKey service, ServiceSpec spec) {
+        return records.update(service, current -> {
+            if (current.isPresent() || ephemeral.contains(service) || persistent.any(service)) {
+                throw new ServiceExistsException(service);
+            }
+            return spec;
+        }).thenApply(s -> null);
+    }
+
+    /**
+     * Sets the protect threshold and metadata of an existing service (Nacos's {@code PUT /service}),
+     * keeping its clusters' settings; a service that existed only through its instances gets a
+     * stored definition. Fails with {@link ServiceNotFoundException} if it does not exist.
+     */
+    public CompletableFuture<Void> updateService(ServiceKey service, double protectThreshold, Map<String, String> metadata) {
+        ServiceSpec checked = new ServiceSpec(protectThreshold, metadata, Map.of());
+        return records.update(service, current -> existingSpec(service, current)
+                .withProtectThreshold(checked.protectThreshold()).withMetadata(checked.metadata())).thenApply(s -> null);
+    }
+
+    /**
+     * Sets how one cluster of an existing service is probed (Nacos's {@code PUT /cluster}); the
+     * cluster need not have instances yet. Fails with {@link ServiceNotFoundException} if the
+     * service does not exist.
+     */
+    public CompletableFuture<Void> updateCluster(ServiceKey service, String cluster, HealthCheckSettings settings) {
+        NamingValidation.checkCluster("clusterName", cluster);
+        return records.update(service, current -> existingSpec(service, current).withCluster(cluster, settings))
+                .thenApply(s -> null);
+    }
+
+    private ServiceSpec existingSpec(ServiceKey service, Optional<ServiceSpec> stored) {
+        if (stored.isPresent()) {
+            return stored.get();
+        }
+        if (ephemeral.contains(service) || persistent.any(service)) {
+            return ServiceSpec.DEFAULT;
+        }
+        throw new ServiceNotFoundException(service);
+    }
+
+    /**
+     * Deletes an empty service: its stored definition and its place in the ephemeral registry.
+     * Fails with {@link ServiceNotEmptyException} while it has instances, with {@link
+     * ServiceNotFoundException} if it does not exist. Completes once durable.
+     *
+     * <p>A persistent registration racing the delete may commit between the emptiness check and the
+     * delete; the delete then notices the instance, stores the definition again and fails with
+     * {@link ServiceNotEmptyException}, so no instance is left without its service for longer than
+     * that moment (readers treat a service with instances as existing regardless).
+     */
+    public CompletableFuture<Void> deleteService(ServiceKey service) {
+        return deleteAttempt(service, 1);
+    }
+
+    private CompletableFuture<Void> deleteAttempt(ServiceKey service, int attempt) {
+        Optional<ServiceRecords.StoredSpec> stored = records.get(service);
+        if (ephemeral.hasInstances(service) || persistent.any(service)) {
+            return CompletableFuture.failedFuture(new ServiceNotEmptyException(service));
+        }
+        EphemeralRegistry.RemoveOutcome removed = ephemeral.removeIfEmpty(service);
+        if (removed == EphemeralRegistry.RemoveOutcome.NOT_EMPTY) {
+            return CompletableFuture.failedFuture(new ServiceNotEmptyException(service));
+        }
+        if (stored.isEmpty()) {
+            return removed == EphemeralRegistry.RemoveOutcome.REMOVED
+                    ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(new ServiceNotFoundException(service));
+        }
+        ServiceSpec spec = stored.get().spec();
+        return records.delete(service, stored.get().modRevision()).thenCompose(deleted -> {
+            if (!deleted) {
+                // the definition was edited meanwhile: look again
+                return attempt >= DELETE_ATTEMPTS
+                        ? CompletableFuture.failedFuture(new StoreUnavailableException("service " + service.groupedName()
+                                + " changed under " + DELETE_ATTEMPTS + " delete attempts in a row; try again"))
+                        : deleteAttempt(service, attempt + 1);
+            }
+            if (!persistent.any(service)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return records.putIfAbsent(service, spec).thenCompose(restored ->
+                    CompletableFuture.failedFuture(new ServiceNotEmptyException(service)));
+        });
+    }
+
+    /**
+     * The service with its spec, clusters and instance counts as this node sees it; empty if it
+     * does not exist (no stored definition, unknown to the ephemeral registry, no persistent
+     * instances).
+     */
+    public Optional<Service> service(ServiceKey service) {
+        Optional<ServiceRecords.StoredSpec> stored = records.get(service);
+        List<Instance> persistentList = persistent.list(service);
+        if (stored.isEmpty() && persistentList.isEmpty() && !ephemeral.contains(service)) {
+            return Optional.empty();
+        }
+        List<Instance> ephemeralList = ephemeral.instances(service);
+        ServiceSpec spec = stored.map(ServiceRecords.StoredSpec::spec).orElse(ServiceSpec.DEFAULT);
+        TreeMap<String, int[]> counts = new TreeMap<>();
+        spec.clusters().keySet().forEach(c -> counts.put(c, new int[2]));
+        int healthy = 0;
+        for (List<Instance> list : List.of(persistentList, ephemeralList)) {
+            for (Instance i : list) {
+                int[] c = counts.computeIfAbsent(i.cluster(), k -> new int[2]);
+                c[0]++;
+                if (i.healthy()) {
+                    c[1]++;
+                    healthy++;
+                }
+            }
+        }
+        List<Service.ClusterSummary> clusters = new ArrayList<>();
+        counts.forEach((name, c) -> clusters.add(new Service.ClusterSummary(name, spec.settingsFor(name), c[0], c[1])));
+        return Optional.of(new Service(service, spec, stored.isPresent(), clusters, ephemeralList.size(),
+                persistentList.size(), healthy));
+    }
+
+    /**
+     * One page of the names (without group prefix, sorted) of the services in a group of a
+     * namespace (blank: {@code public} and {@code DEFAULT_GROUP}), with the total count. {@code
+     * pageNo} counts from 1; a page past the end is empty.
+     */
+    public ServicePage listServices(String namespace, String group, int pageNo, int pageSize) {
+        String ns = namespace == null || namespace.isBlank() ? ServiceKey.DEFAULT_NAMESPACE : namespace;
+        String g = group == null || group.isBlank() ? ServiceKey.DEFAULT_GROUP : group;
+        NamingValidation.checkNamespace(ns);
+        NamingValidation.checkGroup(g);
+        if (pageNo < 1) {
+            throw new InvalidRequestException("pageNo", "must be at least 1");
+        }
+        if (pageSize < 1) {
+            throw new InvalidRequestException("pageSize", "must be at least 1");
+        }
+        TreeSet<String> names = new TreeSet<>();
+        records.inGroup(ns, g).forEach(s -> names.add(s.service()));
+        for (ServiceKey s : ephemeral.services()) {
+            if (s.namespace().equals(ns) && s.group().equals(g)) {
+                names.add(s.service());
+            }
+        }
+        long skip = (long) (pageNo - 1) * pageSize;
+        List<String> page = names.stream().skip(skip).limit(pageSize).toList();
+        return new ServicePage(names.size(), page);
+    }
+
+    // ---------------------------------------------------------------- notifications, metrics, lifecycle
+
+    /**
+     * Subscribes {@code listener} to changes of every service (see {@link NamingChangeListener} for
+     * when and on which thread it is called); close the result to unsubscribe.
+     */
+    public AutoCloseable subscribe(NamingChangeListener listener) {
+        return notifier.subscribe(listener);
+    }
+
+    /** Services and instances as this node sees them; reads the whole persistent keyspaces. */
+    public NamingCounts counts() {
+        Set<ServiceKey> services = new HashSet<>(records.all());
+        services.addAll(ephemeral.services());
+        return new NamingCounts(services.size(), ephemeral.instanceCount(), persistent.count());
+    }
+
+    /**
+     * Runs one expiry pass over the ephemeral instances now, on the caller's thread: what the
+     * heartbeat monitor runs every {@link NamingOptions#heartbeatCheckInterval()}. For tests and
+     * operators.
+     */
+    public void checkHeartbeatsNow() {
+        monitor.checkNow();
+    }
+
+    /** Stops the heartbeat monitor, the change-feed subscription and notifications. The store stays open. */
+    @Override
+    public void close() {
+        monitor.close();
+        try {
+            feedSubscription.close();
+        } catch (Exception e) {
+            LOG.warn("unsubscribing the naming registry from the change feed failed", e);
+        }
+        notifier.close();
+    }
+
+    private ServiceSpec specOf(ServiceKey service) {
+        return records.get(service).map(ServiceRecords.StoredSpec::spec).orElse(ServiceSpec.DEFAULT);
+    }
+}

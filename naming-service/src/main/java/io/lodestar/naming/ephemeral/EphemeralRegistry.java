@@ -1,0 +1,153 @@
+package io.lodestar.naming.ephemeral;
+
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.ServiceKey;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Ephemeral instances, in memory only, by service.
+ *
+ * <p>Every change goes through {@link #apply}: one {@link Mutation} applied by {@link
+ * MutationApplier} while the service's map slot is locked, so mutations of one service are
+ * serialized and mutations of different services run in parallel. After a visible change the
+ * {@code onChange} callback gets the service key, on the mutating thread, after the lock is released;
+ * it must not block.
+ *
+ * <p>Reads never lock: they see the state published after the last completed mutation.
+ *
+ * <p>For replication (Distro, not built yet) a service's instances can be taken whole with
+ * {@link #snapshot} and installed whole with {@link #replace}; {@link ServiceSnapshot#checksum()}
+ * tells two copies apart. Times come from the injected {@link Clock}.
+ */
+public final class EphemeralRegistry {
+    private final ConcurrentHashMap<ServiceKey, ServiceEntry> services = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final ExpiryRules rules;
+    private final MutationApplier applier;
+    private final Consumer<ServiceKey> onChange;
+
+    public EphemeralRegistry(Clock clock, ExpiryRules rules, Consumer<ServiceKey> onChange) {
+        this.clock = clock;
+        this.rules = rules;
+        this.applier = new MutationApplier(rules);
+        this.onChange = onChange;
+    }
+
+    public ExpiryRules rules() {
+        return rules;
+    }
+
+    /**
+     * Applies {@code mutation} to {@code service}'s instances. A mutation that does not {@link
+     * Mutation#creates() create} is {@link Outcome#NOT_FOUND} for an unknown service. An expiry pass
+     * also forgets the service once it has been empty for {@link ExpiryRules#emptyServiceTtlMs()}.
+     */
+    public Outcome apply(ServiceKey service, Mutation mutation) {
+        long now = clock.millis();
+        Outcome[] outcome = {Outcome.NOT_FOUND};
+        services.compute(service, (key, entry) -> {
+            ServiceEntry e = entry;
+            if (e == null) {
+                if (!mutation.creates()) {
+                    return null;
+                }
+                e = new ServiceEntry(key, now);
+            }
+            outcome[0] = applier.apply(e, mutation, now);
+            if (entry == null && outcome[0] == Outcome.UNCHANGED) {
+                outcome[0] = Outcome.CHANGED; // a new service is news even if it starts empty
+            }
+            if (mutation instanceof Mutation.Expire && e.droppable(now, rules.emptyServiceTtlMs())) {
+                return null;
+            }
+            return e;
+        });
+        if (outcome[0] == Outcome.CHANGED) {
+            onChange.accept(service);
+        }
+        return outcome[0];
+    }
+
+    /** Forgets {@code service} if it has no instances (a protected list goes with it). */
+    public RemoveOutcome removeIfEmpty(ServiceKey service) {
+        RemoveOutcome[] outcome = {RemoveOutcome.ABSENT};
+        services.computeIfPresent(service, (key, e) -> {
+            if (!e.instances.isEmpty()) {
+                outcome[0] = RemoveOutcome.NOT_EMPTY;
+                return e;
+            }
+            outcome[0] = RemoveOutcome.REMOVED;
+            return null;
+        });
+        if (outcome[0] == RemoveOutcome.REMOVED) {
+            onChange.accept(service);
+        }
+        return outcome[0];
+    }
+
+    /** The result of {@link #removeIfEmpty}. */
+    public enum RemoveOutcome { ABSENT, REMOVED, NOT_EMPTY }
+
+    /** The service's instances in registration order; empty for an unknown service. */
+    public List<Instance> instances(ServiceKey service) {
+        ServiceEntry e = services.get(service);
+        return e == null ? List.of() : e.published().snapshot().instances();
+    }
+
+    public Optional<Instance> instance(ServiceKey service, InstanceAddress address) {
+        ServiceEntry e = services.get(service);
+        return e == null ? Optional.empty() : Optional.ofNullable(e.published().byAddress().get(address));
+    }
+
+    /** True while the registry knows the service, with or without instances. */
+    public boolean contains(ServiceKey service) {
+        return services.containsKey(service);
+    }
+
+    public boolean hasInstances(ServiceKey service) {
+        return !instances(service).isEmpty();
+    }
+
+    /**
+     * The list kept by empty-push protection, if the service has no instances and its protection
+     * is still running at this registry's clock; else empty.
+     */
+    public List<Instance> protectedInstances(ServiceKey service) {
+        ServiceEntry e = services.get(service);
+        if (e == null) {
+            return List.of();
+        }
+        ServiceEntry.Published p = e.published();
+        return p.snapshot().instances().isEmpty() && clock.millis() < p.protectedUntil() ? p.protectedInstances() : List.of();
+    }
+
+    /** The services known at the moment of the call. */
+    public Set<ServiceKey> services() {
+        return Set.copyOf(services.keySet());
+    }
+
+    public int instanceCount() {
+        int n = 0;
+        for (ServiceEntry e : services.values()) {
+            n += e.published().snapshot().instances().size();
+        }
+        return n;
+    }
+
+    /** The service's instances with their checksum, for replication; empty for an unknown service. */
+    public Optional<ServiceSnapshot> snapshot(ServiceKey service) {
+        ServiceEntry e = services.get(service);
+        return e == null ? Optional.empty() : Optional.of(e.published().snapshot());
+    }
+
+    /** Installs {@code snapshot} as the service's instances (a replica catching up with the owner). */
+    public Outcome replace(ServiceSnapshot snapshot) {
+        return apply(snapshot.service(), new Mutation.Replace(snapshot));
+    }
+}

@@ -1,0 +1,180 @@
+package io.lodestar.naming.ephemeral;
+
+import io.lodestar.naming.model.HeartbeatSettings;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.query.Checksums;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies a {@link Mutation} to a {@link ServiceEntry}: the one place the ephemeral state changes.
+ * Called only by {@link EphemeralRegistry} with the service's lock held; never blocks.
+ *
+ * <p><b>Expiry</b> (Nacos's rule): an instance silent for more than its beat timeout turns
+ * unhealthy, one silent for more than its delete timeout is removed (both from its metadata,
+ * {@link HeartbeatSettings}); a beat makes it healthy again.
+ *
+ * <p><b>Empty-push protection</b>: when one expiry pass removes all remaining instances of a
+ * service (its list goes from non-empty to empty within one check interval, through expiry alone),
+ * the list as it was before that pass is kept and answered instead of the empty one, for at most
+ * {@link ExpiryRules#protectionWindowMs}. Every instance falling silent at once more likely means
+ * their beats could not reach us (a partition, a long pause of this node, a clock jump) than that
+ * they all died, and an empty answer would make every client drop every provider. The protection
+ * ends early when an instance registers or the service is replaced, and a deregistration removes
+ * its instance from the kept list (an explicit goodbye is not an outage). An emptying by
+ * deregistration is never protected. A service that declined one instance at a time is protected
+ * too once its last instance expires: locally that is indistinguishable from a one-instance
+ * service cut off, and showing one dead instance for the window costs less than hiding a live one.
+ */
+final class MutationApplier {
+    private final ExpiryRules rules;
+
+    MutationApplier(ExpiryRules rules) {
+        this.rules = rules;
+    }
+
+    Outcome apply(ServiceEntry e, Mutation m, long now) {
+        Outcome out;
+        if (m instanceof Mutation.Register r) {
+            out = register(e, r.instance(), now);
+        } else if (m instanceof Mutation.Deregister d) {
+            out = deregister(e, d.address(), now);
+        } else if (m instanceof Mutation.Beat b) {
+            out = beat(e, b.address(), now);
+        } else if (m instanceof Mutation.Modify mod) {
+            out = modify(e, mod);
+        } else if (m instanceof Mutation.Expire) {
+            out = expire(e, now);
+        } else if (m instanceof Mutation.Replace rep) {
+            out = replace(e, rep.snapshot(), now);
+        } else {
+            throw new IllegalArgumentException("unknown mutation " + m);
+        }
+        if (out == Outcome.CHANGED) {
+            e.lastModified = now;
+            e.publish();
+        }
+        return out;
+    }
+
+    private Outcome register(ServiceEntry e, Instance instance, long now) {
+        InstanceAddress address = instance.address();
+        Instance previous = e.instances.put(address, instance);
+        e.lastBeat.put(address, now);
+        boolean wasProtected = !e.protectedInstances.isEmpty();
+        e.clearProtection();
+        return instance.equals(previous) && !wasProtected ? Outcome.UNCHANGED : Outcome.CHANGED;
+    }
+
+    private Outcome deregister(ServiceEntry e, InstanceAddress address, long now) {
+        Instance removed = e.instances.remove(address);
+        e.lastBeat.remove(address);
+        boolean protectedChanged = false;
+        if (!e.protectedInstances.isEmpty()) {
+            List<Instance> kept = e.protectedInstances.stream().filter(i -> !i.address().equals(address)).toList();
+            protectedChanged = kept.size() != e.protectedInstances.size();
+            e.protectedInstances = kept;
+            if (kept.isEmpty()) {
+                e.clearProtection();
+            }
+        }
+        if (removed == null) {
+            return protectedChanged ? Outcome.CHANGED : Outcome.NOT_FOUND;
+        }
+        if (e.instances.isEmpty()) {
+            e.emptySince = now;
+        }
+        return Outcome.CHANGED;
+    }
+
+    private Outcome beat(ServiceEntry e, InstanceAddress address, long now) {
+        Instance instance = e.instances.get(address);
+        if (instance == null) {
+            return Outcome.NOT_FOUND;
+        }
+        e.lastBeat.put(address, now);
+        if (instance.healthy()) {
+            return Outcome.UNCHANGED;
+        }
+        e.instances.put(address, instance.withHealthy(true));
+        return Outcome.CHANGED;
+    }
+
+    private Outcome modify(ServiceEntry e, Mutation.Modify m) {
+        Instance instance = e.instances.get(m.address());
+        if (instance == null) {
+            return Outcome.NOT_FOUND;
+        }
+        Instance changed = m.change().apply(instance);
+        if (!changed.address().equals(m.address()) || !changed.ephemeral()) {
+            throw new IllegalArgumentException("an edit may not move an instance or change its kind");
+        }
+        if (changed.equals(instance)) {
+            return Outcome.UNCHANGED;
+        }
+        e.instances.put(m.address(), changed);
+        return Outcome.CHANGED;
+    }
+
+    private Outcome expire(ServiceEntry e, long now) {
+        boolean changed = false;
+        List<Instance> before = List.copyOf(e.instances.values());
+        boolean removedAny = false;
+        Iterator<Map.Entry<InstanceAddress, Instance>> it = e.instances.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<InstanceAddress, Instance> entry = it.next();
+            Instance instance = entry.getValue();
+            long last = e.lastBeat.getOrDefault(entry.getKey(), now);
+            HeartbeatSettings hb = instance.heartbeat();
+            long silentMs = now - last;
+            if (silentMs > hb.deleteTimeoutMs()) {
+                it.remove();
+                e.lastBeat.remove(entry.getKey());
+                removedAny = true;
+                changed = true;
+            } else if (silentMs > hb.timeoutMs() && instance.healthy()) {
+                entry.setValue(instance.withHealthy(false));
+                changed = true;
+            }
+        }
+        if (removedAny && e.instances.isEmpty()) {
+            e.emptySince = now;
+            if (rules.emptyPushProtection() && rules.protectionWindowMs() > 0) {
+                e.protectedInstances = before;
+                e.protectedUntil = now + rules.protectionWindowMs();
+            }
+        }
+        if (!e.protectedInstances.isEmpty() && now >= e.protectedUntil) {
+            e.clearProtection();
+            changed = true;
+        }
+        return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
+    }
+
+    private Outcome replace(ServiceEntry e, ServiceSnapshot snapshot, long now) {
+        for (Instance i : snapshot.instances()) {
+            // checked before anything changes: a bad snapshot must leave the entry as it was
+            if (!i.ephemeral() || i.instanceId() == null) {
+                throw new IllegalArgumentException("a snapshot holds ephemeral instances with ids only: " + i);
+            }
+        }
+        String before = e.published().snapshot().checksum();
+        Map<InstanceAddress, Long> beats = Map.copyOf(e.lastBeat);
+        e.instances.clear();
+        e.lastBeat.clear();
+        for (Instance i : snapshot.instances()) {
+            e.instances.put(i.address(), i);
+            // a replica does not age instances it does not own; keep what it knew, else start now
+            e.lastBeat.put(i.address(), beats.getOrDefault(i.address(), now));
+        }
+        boolean wasProtected = !e.protectedInstances.isEmpty();
+        e.clearProtection();
+        if (e.instances.isEmpty()) {
+            e.emptySince = now;
+        }
+        return wasProtected || !before.equals(Checksums.of(snapshot.instances()))
+                ? Outcome.CHANGED : Outcome.UNCHANGED;
+    }
+}

@@ -1,0 +1,232 @@
+package io.lodestar.naming.model;
+
+import io.lodestar.kv.InvalidRequestException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The registry's input rules, after Nacos 2.x's parameter checker, each rejection an {@link
+ * InvalidRequestException} whose field is the Nacos parameter name:
+ *
+ * <ul>
+ *   <li>{@code namespaceId}: letters, digits, {@code _} and {@code -}, at most {@value #MAX_NAMESPACE}
+ *       characters; an id that was never created is accepted (as in Nacos).
+ *   <li>{@code groupName}: letters, digits and {@code - _ . :}, at most {@value #MAX_GROUP}.
+ *   <li>{@code serviceName} (without its group): letters, digits and {@code @ . _ : -} (Nacos 1.x's
+ *       service-name syntax), not starting with {@code @}, never containing the group separator
+ *       {@code @@}, at most {@value #MAX_SERVICE}.
+ *   <li>{@code clusterName}: letters, digits, {@code -} and {@code _}, at most {@value #MAX_CLUSTER}.
+ *   <li>{@code ip}: an IPv4 address, an IPv6 address (bare, optionally with a zone) or a host name
+ *       (RFC 1123 labels; {@code _} tolerated as container names use it), at most {@value #MAX_IP}.
+ *   <li>{@code port}: 0 to 65535 (Nacos accepts 0).
+ *   <li>{@code metadata}: keys and values not null, at most {@value #MAX_METADATA_BYTES} bytes of
+ *       UTF-8 in all keys and values together. Nacos's default is 1024 characters; we allow more
+ *       because the limit exists to bound memory and Raft entries, and 64 KiB does that.
+ * </ul>
+ *
+ * None of the allowed characters is NUL, so the persistent layer may join names with it.
+ */
+public final class NamingValidation {
+    public static final int MAX_NAMESPACE = 128;
+    public static final int MAX_GROUP = 128;
+    public static final int MAX_SERVICE = 512;
+    public static final int MAX_CLUSTER = 64;
+    public static final int MAX_IP = 128;
+    public static final int MAX_PORT = 65535;
+    public static final int MAX_METADATA_BYTES = 64 * 1024;
+
+    private NamingValidation() {}
+
+    public static void checkNamespace(String namespace) {
+        require("namespaceId", namespace);
+        checkLength("namespaceId", namespace, MAX_NAMESPACE);
+        for (int i = 0; i < namespace.length(); i++) {
+            char c = namespace.charAt(i);
+            if (!isLetterOrDigit(c) && c != '_' && c != '-') {
+                throw illegal("namespaceId", c, "letters, digits, _ -");
+            }
+        }
+    }
+
+    public static void checkGroup(String group) {
+        require("groupName", group);
+        checkLength("groupName", group, MAX_GROUP);
+        for (int i = 0; i < group.length(); i++) {
+            char c = group.charAt(i);
+            if (!isLetterOrDigit(c) && c != '-' && c != '_' && c != '.' && c != ':') {
+                throw illegal("groupName", c, "letters, digits, - _ . :");
+            }
+        }
+    }
+
+    /** A service name without its group prefix. */
+    public static void checkServiceName(String service) {
+        require("serviceName", service);
+        checkLength("serviceName", service, MAX_SERVICE);
+        for (int i = 0; i < service.length(); i++) {
+            char c = service.charAt(i);
+            if (!isLetterOrDigit(c) && c != '@' && c != '.' && c != '_' && c != ':' && c != '-') {
+                throw illegal("serviceName", c, "letters, digits, @ . _ : -");
+            }
+        }
+        if (service.charAt(0) == '@') {
+            throw new InvalidRequestException("serviceName", "must not start with '@'");
+        }
+        if (service.contains(ServiceKey.GROUP_SEPARATOR)) {
+            throw new InvalidRequestException("serviceName", "must not contain '" + ServiceKey.GROUP_SEPARATOR
+                    + "' apart from one group prefix");
+        }
+    }
+
+    public static void checkCluster(String field, String cluster) {
+        require(field, cluster);
+        checkLength(field, cluster, MAX_CLUSTER);
+        for (int i = 0; i < cluster.length(); i++) {
+            char c = cluster.charAt(i);
+            if (!isLetterOrDigit(c) && c != '-' && c != '_') {
+                throw illegal(field, c, "letters, digits, - _");
+            }
+        }
+    }
+
+    public static void checkIp(String ip) {
+        require("ip", ip);
+        checkLength("ip", ip, MAX_IP);
+        boolean ok;
+        if (ip.indexOf(':') >= 0) {
+            ok = isIpv6(ip);
+        } else if (ip.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'))) {
+            ok = isIpv4(ip);
+        } else {
+            ok = isHostName(ip);
+        }
+        if (!ok) {
+            throw new InvalidRequestException("ip", "'" + ip + "' is not an IPv4 address, an IPv6 address or a host name");
+        }
+    }
+
+    public static void checkPort(int port) {
+        if (port < 0 || port > MAX_PORT) {
+            throw new InvalidRequestException("port", port + " is out of range 0.." + MAX_PORT);
+        }
+    }
+
+    public static void checkMetadata(String field, Map<String, String> metadata) {
+        long bytes = 0;
+        for (Map.Entry<String, String> e : metadata.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null) {
+                throw new InvalidRequestException(field, "keys and values must not be null");
+            }
+            bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+        }
+        if (bytes > MAX_METADATA_BYTES) {
+            throw new InvalidRequestException(field, bytes + " bytes of keys and values exceed the limit of "
+                    + MAX_METADATA_BYTES + " bytes");
+        }
+    }
+
+    private static void require(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new InvalidRequestException(field, "is required");
+        }
+    }
+
+    private static void checkLength(String field, String value, int max) {
+        if (value.length() > max) {
+            throw new InvalidRequestException(field, "longer than " + max + " characters");
+        }
+    }
+
+    private static InvalidRequestException illegal(String field, char c, String allowed) {
+        String shown = Character.isISOControl(c) || Character.isWhitespace(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+        return new InvalidRequestException(field, "illegal character '" + shown + "' (allowed: " + allowed + ")");
+    }
+
+    private static boolean isLetterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
+    static boolean isIpv4(String s) {
+        String[] parts = s.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String p : parts) {
+            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(p) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Textual IPv6 (RFC 4291 section 2.2), with an optional trailing dotted IPv4 and zone id. */
+    static boolean isIpv6(String s) {
+        String address = s;
+        int zone = s.indexOf('%');
+        if (zone >= 0) {
+            String id = s.substring(zone + 1);
+            if (id.isEmpty() || !id.chars().allMatch(c -> isLetterOrDigit((char) c) || c == '_' || c == '.' || c == '-')) {
+                return false;
+            }
+            address = s.substring(0, zone);
+        }
+        int lastColon = address.lastIndexOf(':');
+        if (lastColon < 0) {
+            return false;
+        }
+        String tail = address.substring(lastColon + 1);
+        if (tail.indexOf('.') >= 0) {
+            if (!isIpv4(tail)) {
+                return false;
+            }
+            // the dotted tail stands for the last two 16-bit groups
+            address = address.substring(0, lastColon + 1) + "0:0";
+        }
+        int gap = address.indexOf("::");
+        if (gap >= 0) {
+            if (gap != address.lastIndexOf("::")) {
+                return false;
+            }
+            int left = groups(address.substring(0, gap));
+            int right = groups(address.substring(gap + 2));
+            return left >= 0 && right >= 0 && left + right <= 7;
+        }
+        return groups(address) == 8;
+    }
+
+    /** The number of hex groups in a colon-separated run, or -1 if malformed. */
+    private static int groups(String run) {
+        if (run.isEmpty()) {
+            return 0;
+        }
+        String[] parts = run.split(":", -1);
+        for (String p : parts) {
+            if (p.isEmpty() || p.length() > 4 || !p.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                return -1;
+            }
+        }
+        return parts.length;
+    }
+
+    static boolean isHostName(String s) {
+        if (s.length() > 253) {
+            return false;
+        }
+        String name = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (String label : name.split("\\.", -1)) {
+            if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")) {
+                return false;
+            }
+            for (int i = 0; i < label.length(); i++) {
+                char c = label.charAt(i);
+                if (!isLetterOrDigit(c) && c != '-' && c != '_') {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

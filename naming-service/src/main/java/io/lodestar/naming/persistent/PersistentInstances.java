@@ -1,0 +1,155 @@
+package io.lodestar.naming.persistent;
+
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.ServiceSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+
+/**
+ * Persistent instances in the store's {@value NamingKeyspaces#INSTANCE} keyspace, one key each.
+ *
+ * <p>Writes go through {@link KvStore#write} and complete as it does (durable on a majority and
+ * applied on this node, so a read here sees them). Read-modify-writes are guarded by the key's
+ * revision and computed again when another write got there first. Reads are this node's replica.
+ * Thread-safe.
+ */
+public final class PersistentInstances {
+    private static final String KEYSPACE = NamingKeyspaces.INSTANCE;
+
+    private final KvStore store;
+
+    public PersistentInstances(KvStore store) {
+        this.store = store;
+    }
+
+    /** An instance with the service it belongs to. */
+    public record Stored(ServiceKey service, Instance instance) {}
+
+    /** A completed edit: the instance before and after (equal when there was nothing to write). */
+    public record Edit(Instance before, Instance after) {
+        public boolean changed() {
+            return !before.equals(after);
+        }
+    }
+
+    public Optional<Instance> get(ServiceKey service, InstanceAddress address) {
+        KvEntry e = store.get(KEYSPACE, StoreKeys.instance(service, address));
+        return e == null ? Optional.empty() : Optional.of(InstanceCodec.decode(address, e.value()));
+    }
+
+    /** The service's instances in key order (cluster, ip, port as text). */
+    public List<Instance> list(ServiceKey service) {
+        List<Instance> out = new ArrayList<>();
+        for (KvEntry e : store.scan(KEYSPACE, StoreKeys.instancesOf(service), Integer.MAX_VALUE)) {
+            out.add(InstanceCodec.decode(StoreKeys.addressOf(e.key()), e.value()));
+        }
+        return out;
+    }
+
+    public boolean any(ServiceKey service) {
+        return !store.scan(KEYSPACE, StoreKeys.instancesOf(service), 1).isEmpty();
+    }
+
+    /** Every persistent instance on this node's replica. Reads (and decodes) the whole keyspace. */
+    public List<Stored> all() {
+        List<Stored> out = new ArrayList<>();
+        for (KvEntry e : store.scan(KEYSPACE, new byte[0], Integer.MAX_VALUE)) {
+            out.add(new Stored(StoreKeys.serviceOf(e.key()), InstanceCodec.decode(StoreKeys.addressOf(e.key()), e.value())));
+        }
+        return out;
+    }
+
+    /** The number of persistent instances; reads the whole keyspace. */
+    public int count() {
+        return store.scan(KEYSPACE, new byte[0], Integer.MAX_VALUE).size();
+    }
+
+    /**
+     * Creates or replaces {@code instance} (which must be persistent and carry its id). If the
+     * service has no stored definition, the same command stores the default one, guarded on its
+     * absence; otherwise the command is guarded on the definition's revision, so a concurrent delete
+     * of the service makes it start over (and define the service again). {@code precheck} runs
+     * before every attempt and may throw to refuse (e.g. a service holding ephemeral instances);
+     * its exception fails the future and nothing is written.
+     */
+    public CompletableFuture<Void> put(ServiceKey service, Instance instance, Runnable precheck) {
+        if (instance.ephemeral() || instance.instanceId() == null) {
+            throw new IllegalArgumentException("only persistent instances with an id are stored");
+        }
+        return putAttempt(service, instance, precheck, 1);
+    }
+
+    private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck, int attempt) {
+        try {
+            precheck.run();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        byte[] serviceKey = StoreKeys.service(service);
+        KvEntry definition = store.get(NamingKeyspaces.SERVICE, serviceKey);
+        List<Compare> compares = new ArrayList<>(1);
+        List<Op> ops = new ArrayList<>(2);
+        if (definition == null) {
+            compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, 0));
+            ops.add(Op.put(NamingKeyspaces.SERVICE, serviceKey, ServiceSpecCodec.encode(ServiceSpec.DEFAULT)));
+        } else {
+            compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, definition.modRevision()));
+        }
+        ops.add(Op.put(KEYSPACE, StoreKeys.instance(service, instance.address()), InstanceCodec.encode(instance)));
+        return store.write(Command.of(compares, ops)).thenCompose(r -> r.succeeded()
+                ? CompletableFuture.<Void>completedFuture(null)
+                : Retry.again(attempt, "service " + service, () -> putAttempt(service, instance, precheck, attempt + 1)));
+    }
+
+    /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
+    public CompletableFuture<Void> remove(ServiceKey service, InstanceAddress address) {
+        return store.write(Command.delete(KEYSPACE, StoreKeys.instance(service, address))).thenApply(r -> null);
+    }
+
+    /**
+     * Replaces the instance by {@code change} applied to it, guarded by its revision. Completes with
+     * the edit (nothing is written when {@code change} returns an equal instance), or with empty if
+     * the instance does not exist. An exception from {@code change} fails the future.
+     */
+    public CompletableFuture<Optional<Edit>> modify(ServiceKey service, InstanceAddress address,
+                                                    UnaryOperator<Instance> change) {
+        return modifyAttempt(service, address, change, 1);
+    }
+
+    private CompletableFuture<Optional<Edit>> modifyAttempt(ServiceKey service, InstanceAddress address,
+                                                            UnaryOperator<Instance> change, int attempt) {
+        byte[] key = StoreKeys.instance(service, address);
+        KvEntry e = store.get(KEYSPACE, key);
+        if (e == null) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        Instance before = InstanceCodec.decode(address, e.value());
+        Instance after;
+        try {
+            after = change.apply(before);
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        if (!after.address().equals(address) || after.ephemeral()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("an edit may not move an instance or change its kind"));
+        }
+        if (after.equals(before)) {
+            return CompletableFuture.completedFuture(Optional.of(new Edit(before, after)));
+        }
+        return store.write(Command.putIfRevision(KEYSPACE, key, InstanceCodec.encode(after), e.modRevision()))
+                .thenCompose(r -> r.succeeded()
+                        ? CompletableFuture.completedFuture(Optional.of(new Edit(before, after)))
+                        : Retry.again(attempt, "instance " + address, () -> modifyAttempt(service, address, change, attempt + 1)));
+    }
+}

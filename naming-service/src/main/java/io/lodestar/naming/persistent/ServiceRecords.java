@@ -1,0 +1,97 @@
+package io.lodestar.naming.persistent;
+
+import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.ServiceSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Stored service definitions in the store's {@value NamingKeyspaces#SERVICE} keyspace.
+ *
+ * <p>Writes complete as {@link KvStore#write} does; read-modify-writes are guarded by the record's
+ * revision (0 = absent) and computed again on conflict. Reads are this node's replica. Thread-safe.
+ */
+public final class ServiceRecords {
+    private static final String KEYSPACE = NamingKeyspaces.SERVICE;
+
+    private final KvStore store;
+
+    public ServiceRecords(KvStore store) {
+        this.store = store;
+    }
+
+    /** A stored definition with the revision that last wrote it. */
+    public record StoredSpec(ServiceSpec spec, long modRevision) {}
+
+    public Optional<StoredSpec> get(ServiceKey service) {
+        KvEntry e = store.get(KEYSPACE, StoreKeys.service(service));
+        return e == null ? Optional.empty() : Optional.of(new StoredSpec(ServiceSpecCodec.decode(e.value()), e.modRevision()));
+    }
+
+    /**
+     * Stores {@code change} applied to the current definition (empty when there is none). {@code change}
+     * may throw to refuse (its exception fails the future, nothing is written); it may run more than
+     * once. Completes with the stored spec.
+     */
+    public CompletableFuture<ServiceSpec> update(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
+        return updateAttempt(service, change, 1);
+    }
+
+    private CompletableFuture<ServiceSpec> updateAttempt(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change,
+                                                         int attempt) {
+        byte[] key = StoreKeys.service(service);
+        KvEntry e = store.get(KEYSPACE, key);
+        ServiceSpec next;
+        try {
+            next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value())));
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        return store.write(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next), e == null ? 0 : e.modRevision()))
+                .thenCompose(r -> r.succeeded()
+                        ? CompletableFuture.completedFuture(next)
+                        : Retry.again(attempt, "service " + service, () -> updateAttempt(service, change, attempt + 1)));
+    }
+
+    /** Stores {@code spec} only if the service has no definition; completes with whether it did. */
+    public CompletableFuture<Boolean> putIfAbsent(ServiceKey service, ServiceSpec spec) {
+        return store.write(Command.putIfRevision(KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec), 0))
+                .thenApply(r -> r.succeeded());
+    }
+
+    /** Deletes the definition if it is still at {@code modRevision}; completes with whether it did. */
+    public CompletableFuture<Boolean> delete(ServiceKey service, long modRevision) {
+        byte[] key = StoreKeys.service(service);
+        return store.write(Command.of(
+                        List.of(Compare.modRevision(KEYSPACE, key, modRevision)),
+                        List.of(Op.delete(KEYSPACE, key))))
+                .thenApply(r -> r.succeeded());
+    }
+
+    /** The services with a definition in a group of a namespace. */
+    public List<ServiceKey> inGroup(String namespace, String group) {
+        List<ServiceKey> out = new ArrayList<>();
+        for (KvEntry e : store.scan(KEYSPACE, StoreKeys.group(namespace, group), Integer.MAX_VALUE)) {
+            out.add(StoreKeys.serviceOf(e.key()));
+        }
+        return out;
+    }
+
+    /** Every service with a definition on this node's replica. */
+    public List<ServiceKey> all() {
+        List<ServiceKey> out = new ArrayList<>();
+        for (KvEntry e : store.scan(KEYSPACE, new byte[0], Integer.MAX_VALUE)) {
+            out.add(StoreKeys.serviceOf(e.key()));
+        }
+        return out;
+    }
+}

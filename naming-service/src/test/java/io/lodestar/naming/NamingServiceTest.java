@@ -1,0 +1,653 @@
+package io.lodestar.naming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.naming.model.BeatInfo;
+import io.lodestar.naming.model.CheckerType;
+import io.lodestar.naming.model.HealthCheckSettings;
+import io.lodestar.naming.model.HeartbeatSettings;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstancePatch;
+import io.lodestar.naming.model.Service;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.ServiceSpec;
+import io.lodestar.naming.query.ServiceView;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The registry facade against a real one-node Raft store on RocksDB. Each test works in its own
+ * namespace; time is a clock the test moves, and expiry runs only when the test asks.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class NamingServiceTest {
+    @TempDir
+    static Path dir;
+    static RaftKvStore store;
+    static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+    MutableClock clock = new MutableClock(1_700_000_000_000L);
+    NamingService naming;
+    String ns;
+    ServiceKey svc;
+
+    @BeforeAll
+    static void startStore() throws Exception {
+        store = OneNodeStore.start(dir);
+    }
+
+    @AfterAll
+    static void closeStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @BeforeEach
+    void startNaming() {
+        naming = new NamingService(store, NamingOptions.DEFAULT, clock, false);
+        ns = "ns-" + NAMESPACES.incrementAndGet();
+        svc = new ServiceKey(ns, "G", "orders");
+    }
+
+    @AfterEach
+    void closeNaming() {
+        naming.close();
+    }
+
+    static <T> T await(CompletableFuture<T> f) throws Exception {
+        return f.get(20, TimeUnit.SECONDS);
+    }
+
+    static Throwable failure(CompletableFuture<?> f) {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
+        return e.getCause();
+    }
+
+    static Instance ephemeral(String ip, int port) {
+        return Instance.of(ip, port);
+    }
+
+    static Instance persistent(String ip, int port) {
+        return Instance.of(ip, port).withEphemeral(false);
+    }
+
+    List<String> hosts(ServiceKey service) {
+        return naming.list(service, Set.of(), false).hosts().stream().map(i -> i.ip() + ":" + i.port()).toList();
+    }
+
+    // ------------------------------------------------------------ register, deregister, edit
+
+    @Test
+    void registeredInstancesOfBothKindsAreListedWithDefaultIds() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        ServiceKey other = new ServiceKey(ns, "G", "stock");
+        await(naming.register(other, persistent("10.0.0.2", 81).withCluster("C1")));
+
+        ServiceView view = naming.list(svc, Set.of(), false);
+        assertEquals("G@@orders", view.name());
+        assertEquals(List.of("10.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(Instance::instanceId).toList());
+        assertTrue(view.hosts().get(0).ephemeral());
+        Instance p = naming.instance(other, "C1", "10.0.0.2", 81).orElseThrow();
+        assertFalse(p.ephemeral());
+        assertEquals("10.0.0.2#81#C1#G@@stock", p.instanceId());
+        assertEquals(view.lastRefTime(), clock.millis());
+    }
+
+    @Test
+    void registeringTheSameAddressAgainReplacesTheInstance() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(1)));
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(7).withMetadata(Map.of("v", "2"))));
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(p, persistent("10.0.0.1", 80)));
+        await(naming.register(p, persistent("10.0.0.1", 80).withEnabled(false)));
+
+        List<Instance> listed = naming.list(svc, Set.of(), false).hosts();
+        assertEquals(1, listed.size());
+        assertEquals(7, listed.get(0).weight());
+        assertEquals(Map.of("v", "2"), listed.get(0).metadata());
+        assertFalse(naming.instance(p, null, "10.0.0.1", 80).orElseThrow().enabled());
+    }
+
+    @Test
+    void weightIsClampedOnRegistration() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(50_000)));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80).withWeight(0.0001)));
+        assertEquals(10_000, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight());
+        assertEquals(0.01, naming.instance(svc, null, "10.0.0.2", 80).orElseThrow().weight());
+    }
+
+    @Test
+    void deregisterRemovesEitherKindAndIsIdempotent() throws Exception {
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(p, persistent("10.0.0.2", 80)));
+
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.deregister(p, "DEFAULT", "10.0.0.2", 80, true)); // wrong kind named: still found and removed
+        await(naming.deregister(p, "DEFAULT", "10.0.0.2", 80, false));
+        await(naming.deregister(new ServiceKey(ns, "G", "never"), null, "10.0.0.9", 1, false));
+
+        assertTrue(hosts(svc).isEmpty());
+        assertTrue(hosts(p).isEmpty());
+        assertTrue(naming.service(p).isPresent(), "the service outlives its instances");
+    }
+
+    @Test
+    void updateMergesMetadataAndOverridesWeightAndEnabled() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withMetadata(Map.of("a", "1", "b", "1"))));
+        await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(3).withEnabled(false).withHealthy(false)
+                .withMetadata(Map.of("b", "2", "c", "3"))));
+        Instance i = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        assertEquals(Map.of("a", "1", "b", "2", "c", "3"), i.metadata());
+        assertEquals(3, i.weight());
+        assertFalse(i.enabled());
+        assertTrue(i.healthy(), "an ephemeral instance's health follows its beats, not a PUT");
+        assertEquals("10.0.0.1#80#DEFAULT#G@@orders", i.instanceId(), "the id is kept");
+    }
+
+    @Test
+    void updateTakesHealthOfAPersistentInstanceOnlyWhenItsClusterIsNotProbed() throws Exception {
+        ServiceKey probed = new ServiceKey(ns, "G", "probed");
+        ServiceKey manual = new ServiceKey(ns, "G", "manual");
+        await(naming.register(probed, persistent("10.0.0.1", 80)));
+        await(naming.createService(manual, new ServiceSpec(0, Map.of(), Map.of("DEFAULT", HealthCheckSettings.of(CheckerType.NONE)))));
+        await(naming.register(manual, persistent("10.0.0.1", 80)));
+
+        await(naming.update(probed, persistent("10.0.0.1", 80).withHealthy(false).withWeight(2)));
+        await(naming.update(manual, persistent("10.0.0.1", 80).withHealthy(false).withWeight(2)));
+        Instance p = naming.instance(probed, null, "10.0.0.1", 80).orElseThrow();
+        Instance m = naming.instance(manual, null, "10.0.0.1", 80).orElseThrow();
+        assertTrue(p.healthy());
+        assertEquals(2, p.weight());
+        assertFalse(m.healthy());
+        assertFalse(p.ephemeral(), "an edit never changes the kind");
+    }
+
+    @Test
+    void patchChangesOnlyTheGivenFields() throws Exception {
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
+        await(naming.register(p, persistent("10.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
+
+        await(naming.patch(svc, null, "10.0.0.1", 80, InstancePatch.NONE.withEnabled(false)));
+        await(naming.patch(p, null, "10.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "9"))));
+        Instance e = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        assertFalse(e.enabled());
+        assertEquals(2, e.weight());
+        assertEquals(Map.of("a", "1"), e.metadata());
+        Instance q = naming.instance(p, null, "10.0.0.1", 80).orElseThrow();
+        assertTrue(q.enabled());
+        assertEquals(Map.of("z", "9"), q.metadata(), "patched metadata replaces the old whole");
+    }
+
+    @Test
+    void editingAnUnknownInstanceFailsWithInstanceNotFound() {
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.update(svc, ephemeral("10.0.0.1", 80))));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, null, "10.0.0.1", 80,
+                InstancePatch.NONE.withWeight(3))));
+    }
+
+    @Test
+    void oneServiceHoldsOneKindOfInstance() throws Exception {
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(p, persistent("10.0.0.1", 80)));
+
+        InvalidRequestException sameAddress = assertInstanceOf(InvalidRequestException.class,
+                failure(naming.register(svc, persistent("10.0.0.1", 80))));
+        assertEquals("ephemeral", sameAddress.field());
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(svc, persistent("10.0.0.2", 80))));
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("10.0.0.1", 80))));
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("10.0.0.3", 80))));
+        assertThrows(InvalidRequestException.class, () -> naming.beat(p, null, "10.0.0.4", 80,
+                Optional.of(new BeatInfo("10.0.0.4", 80, 1, null, Map.of(), "G@@p"))));
+
+        assertEquals(List.of("10.0.0.1:80"), hosts(svc));
+        assertEquals(List.of("10.0.0.1:80"), hosts(p));
+        assertTrue(naming.list(p, Set.of(), false).hosts().stream().noneMatch(Instance::ephemeral));
+
+        await(naming.deregister(p, null, "10.0.0.1", 80, false));
+        await(naming.register(p, ephemeral("10.0.0.1", 80)));
+        assertTrue(naming.instance(p, null, "10.0.0.1", 80).orElseThrow().ephemeral(), "an emptied service takes either kind");
+    }
+
+    // ------------------------------------------------------------ list
+
+    @Test
+    void listFiltersClustersHidesDisabledAndHonoursHealthyOnly() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withCluster("A")));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80).withCluster("B")));
+        await(naming.register(svc, ephemeral("10.0.0.3", 80).withCluster("A").withEnabled(false)));
+        await(naming.register(svc, ephemeral("10.0.0.4", 80).withCluster("A").withHealthy(false)));
+        await(naming.register(svc, ephemeral("10.0.0.5", 80).withCluster("A")));
+
+        assertEquals(List.of("10.0.0.1:80", "10.0.0.2:80", "10.0.0.4:80", "10.0.0.5:80"), hosts(svc));
+        ServiceView a = naming.list(svc, new LinkedHashSet<>(List.of("A")), true);
+        assertEquals(List.of("10.0.0.1", "10.0.0.5"), a.hosts().stream().map(Instance::ip).toList());
+        assertEquals("A", a.clusters());
+        assertFalse(a.reachProtectionThreshold());
+        assertEquals(List.of("10.0.0.2"), naming.list(svc, Set.of("B"), true).hosts().stream().map(Instance::ip).toList());
+        assertTrue(naming.list(svc, Set.of("NOPE"), false).hosts().isEmpty());
+        InvalidRequestException bad = assertThrows(InvalidRequestException.class, () -> naming.list(svc, Set.of("a b"), false));
+        assertEquals("clusters", bad.field());
+    }
+
+    @Test
+    void reachingTheProtectThresholdListsEveryInstanceAsHealthy() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80).withHealthy(false)));
+        await(naming.register(svc, ephemeral("10.0.0.3", 80).withHealthy(false)));
+        ServiceView below = naming.list(svc, Set.of(), true);
+        assertEquals(1, below.hosts().size(), "1/3 healthy is above the default threshold 0");
+
+        await(naming.updateService(svc, 0.5, Map.of()));
+        ServiceView reached = naming.list(svc, Set.of(), true);
+        assertTrue(reached.reachProtectionThreshold());
+        assertEquals(3, reached.hosts().size());
+        assertTrue(reached.hosts().stream().allMatch(Instance::healthy));
+    }
+
+    @Test
+    void unknownServiceListsNothing() {
+        ServiceView v = naming.list(new ServiceKey(ns, "G", "ghost"), Set.of(), true);
+        assertTrue(v.hosts().isEmpty());
+        assertEquals("G@@ghost", v.name());
+        assertEquals(naming.list(new ServiceKey(ns, "G", "ghost2"), Set.of(), true).checksum(), v.checksum());
+    }
+
+    @Test
+    void checksumChangesWithTheListedInstances() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        String one = naming.list(svc, Set.of(), false).checksum();
+        assertEquals(one, naming.list(svc, Set.of(), false).checksum());
+        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+        String two = naming.list(svc, Set.of(), false).checksum();
+        assertFalse(one.equals(two));
+    }
+
+    // ------------------------------------------------------------ heartbeats and expiry
+
+    @Test
+    void silentEphemeralInstanceTurnsUnhealthyThenDisappearsAndABeatKeepsItAlive() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+        clock.advance(Duration.ofSeconds(10));
+        naming.beat(svc, null, "10.0.0.2", 80, Optional.empty());
+        clock.advance(Duration.ofSeconds(6));
+        naming.checkHeartbeatsNow();
+        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
+        assertTrue(naming.instance(svc, null, "10.0.0.2", 80).orElseThrow().healthy());
+
+        BeatResult r = naming.beat(svc, null, "10.0.0.1", 80, Optional.empty());
+        assertEquals(BeatResult.Status.OK, r.status());
+        assertEquals(5000, r.clientBeatIntervalMs());
+        assertTrue(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy(), "a beat makes it healthy again");
+
+        clock.advance(Duration.ofSeconds(31));
+        naming.beat(svc, null, "10.0.0.2", 80, Optional.empty());
+        naming.checkHeartbeatsNow();
+        assertEquals(List.of("10.0.0.2:80"), hosts(svc));
+    }
+
+    @Test
+    void persistentInstancesNeverExpire() throws Exception {
+        await(naming.register(svc, persistent("10.0.0.1", 80)));
+        clock.advance(Duration.ofHours(1));
+        naming.checkHeartbeatsNow();
+        assertTrue(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
+        assertEquals(BeatResult.Status.OK, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status());
+    }
+
+    @Test
+    void lightBeatForAnUnknownInstanceAnswersUnknownAndAFullBeatRegistersIt() {
+        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status());
+        assertTrue(naming.service(svc).isEmpty(), "a light beat creates nothing");
+
+        BeatInfo full = new BeatInfo("10.0.0.1", 80, 2.5, "DEFAULT",
+                Map.of(HeartbeatSettings.INTERVAL_KEY, "2000", HeartbeatSettings.TIMEOUT_KEY, "6000"), "G@@orders");
+        BeatResult r = naming.beat(svc, "DEFAULT", "10.0.0.1", 80, Optional.of(full));
+        assertEquals(BeatResult.Status.OK, r.status());
+        assertEquals(2000, r.clientBeatIntervalMs(), "the client beats at the interval its metadata asks for");
+        Instance i = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        assertTrue(i.ephemeral() && i.healthy() && i.enabled());
+        assertEquals(2.5, i.weight());
+        assertEquals(2000, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).clientBeatIntervalMs());
+    }
+
+    @Test
+    void aFullBeatMustAgreeWithWhatItIsSentFor() {
+        BeatInfo elsewhere = new BeatInfo("10.0.0.9", 80, 1, "DEFAULT", Map.of(), "G@@orders");
+        assertEquals("beat", assertThrows(InvalidRequestException.class,
+                () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.of(elsewhere))).field());
+        BeatInfo otherService = new BeatInfo("10.0.0.1", 80, 1, "DEFAULT", Map.of(), "G@@payments");
+        assertEquals("beat", assertThrows(InvalidRequestException.class,
+                () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.of(otherService))).field());
+    }
+
+    @Test
+    void massExpiryKeepsAnsweringTheLastListUntilAnInstanceComesBack() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            await(naming.register(svc, ephemeral("10.0.0." + i, 80)));
+        }
+        clock.advance(Duration.ofSeconds(16));
+        naming.checkHeartbeatsNow();
+        clock.advance(Duration.ofSeconds(15));
+        naming.checkHeartbeatsNow();
+
+        ServiceView kept = naming.list(svc, Set.of(), true);
+        assertTrue(kept.emptyProtection());
+        assertEquals(3, kept.hosts().size());
+        assertTrue(kept.reachProtectionThreshold(), "none is healthy: the default threshold lists them all");
+        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status(),
+                "the kept list is only an answer: its instances are gone and must register again");
+
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        ServiceView back = naming.list(svc, Set.of(), true);
+        assertFalse(back.emptyProtection());
+        assertEquals(List.of("10.0.0.1"), back.hosts().stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void emptyPushProtectionEndsAfterItsWindowAndCanBeTurnedOff() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        clock.advance(Duration.ofSeconds(31));
+        naming.checkHeartbeatsNow();
+        assertTrue(naming.list(svc, Set.of(), false).emptyProtection());
+        clock.advance(Duration.ofSeconds(60));
+        assertTrue(hosts(svc).isEmpty(), "the window has passed");
+
+        naming.close();
+        naming = new NamingService(store, NamingOptions.DEFAULT.withEmptyPushProtection(false), clock, false);
+        ServiceKey off = new ServiceKey(ns, "G", "off");
+        await(naming.register(off, ephemeral("10.0.0.1", 80)));
+        clock.advance(Duration.ofSeconds(31));
+        naming.checkHeartbeatsNow();
+        ServiceView v = naming.list(off, Set.of(), false);
+        assertTrue(v.hosts().isEmpty());
+        assertFalse(v.emptyProtection());
+    }
+
+    @Test
+    void deregisteringEveryInstanceAnswersEmptyAtOnce() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        clock.advance(Duration.ofSeconds(31));
+        naming.checkHeartbeatsNow();
+        ServiceView v = naming.list(svc, Set.of(), false);
+        assertTrue(v.hosts().isEmpty());
+        assertFalse(v.emptyProtection());
+    }
+
+    @Test
+    void aServiceThatOnlyHadEphemeralInstancesIsForgottenAMinuteAfterItEmptied() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        clock.advance(Duration.ofSeconds(59));
+        naming.checkHeartbeatsNow();
+        assertTrue(naming.service(svc).isPresent());
+        clock.advance(Duration.ofSeconds(1));
+        naming.checkHeartbeatsNow();
+        assertTrue(naming.service(svc).isEmpty());
+    }
+
+    // ------------------------------------------------------------ health
+
+    @Test
+    void healthCanBeSetByHandOnlyForPersistentInstancesOfUnprobedClusters() throws Exception {
+        ServiceKey eph = new ServiceKey(ns, "G", "eph");
+        await(naming.register(eph, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("TCP1")));
+        await(naming.register(svc, persistent("10.0.0.2", 80).withCluster("MANUAL")));
+        await(naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)));
+
+        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(eph, null, "10.0.0.1", 80, false)));
+        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(svc, "TCP1", "10.0.0.1", 80, false)));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.setHealth(svc, "MANUAL", "10.0.0.9", 80, false)));
+
+        await(naming.setHealth(svc, "MANUAL", "10.0.0.2", 80, false));
+        assertFalse(naming.instance(svc, "MANUAL", "10.0.0.2", 80).orElseThrow().healthy());
+        assertTrue(naming.instance(svc, "TCP1", "10.0.0.1", 80).orElseThrow().healthy());
+    }
+
+    @Test
+    void persistentHealthIsWrittenOnlyWhenItChanges() throws Exception {
+        await(naming.register(svc, persistent("10.0.0.1", 80)));
+        long before = store.revision();
+        assertFalse(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, true)));
+        assertEquals(before, store.revision(), "same value: nothing proposed");
+        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)));
+        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
+        assertFalse(await(naming.setPersistentHealth(svc, null, "10.0.0.9", 80, false)), "unknown instance");
+    }
+
+    @Test
+    void persistentInstancesComeWithTheirClustersProbeSettings() throws Exception {
+        HealthCheckSettings http = new HealthCheckSettings(CheckerType.HTTP, "/health", 0, true, "200");
+        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("WEB")));
+        await(naming.register(svc, persistent("10.0.0.2", 80)));
+        await(naming.updateCluster(svc, "WEB", http));
+
+        List<PersistentInstance> mine = naming.persistentInstances().stream().filter(p -> p.service().equals(svc)).toList();
+        assertEquals(2, mine.size());
+        for (PersistentInstance p : mine) {
+            assertEquals(p.instance().cluster().equals("WEB") ? http : HealthCheckSettings.DEFAULT, p.healthCheck());
+        }
+    }
+
+    // ------------------------------------------------------------ services
+
+    @Test
+    void createdServiceExistsWithItsSpecAndACreateOfAnExistingOneIsRefused() throws Exception {
+        ServiceSpec spec = new ServiceSpec(0.3, Map.of("owner", "team-a"), Map.of("C1", HealthCheckSettings.of(CheckerType.NONE)));
+        await(naming.createService(svc, spec));
+        Service s = naming.service(svc).orElseThrow();
+        assertEquals(spec, s.spec());
+        assertTrue(s.stored());
+        assertEquals(List.of("C1"), s.clusters().stream().map(Service.ClusterSummary::name).toList());
+        assertEquals(0, s.instances());
+
+        assertInstanceOf(ServiceExistsException.class, failure(naming.createService(svc, ServiceSpec.DEFAULT)));
+        ServiceKey implicit = new ServiceKey(ns, "G", "implicit");
+        await(naming.register(implicit, ephemeral("10.0.0.1", 80)));
+        assertInstanceOf(ServiceExistsException.class, failure(naming.createService(implicit, ServiceSpec.DEFAULT)));
+    }
+
+    @Test
+    void serviceShowsClustersWithInstanceCounts() throws Exception {
+        await(naming.register(svc, ephemeral("10.0.0.1", 80).withCluster("A")));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80).withCluster("A").withHealthy(false)));
+        await(naming.register(svc, ephemeral("10.0.0.3", 80).withCluster("B")));
+        Service s = naming.service(svc).orElseThrow();
+        assertFalse(s.stored(), "only ephemeral registrations: no stored definition");
+        assertEquals(ServiceSpec.DEFAULT, s.spec());
+        assertEquals(List.of(new Service.ClusterSummary("A", HealthCheckSettings.DEFAULT, 2, 1),
+                new Service.ClusterSummary("B", HealthCheckSettings.DEFAULT, 1, 1)), s.clusters());
+        assertEquals(3, s.ephemeralInstances());
+        assertEquals(0, s.persistentInstances());
+        assertEquals(2, s.healthyInstances());
+
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(p, persistent("10.0.0.1", 80)));
+        assertTrue(naming.service(p).orElseThrow().stored(), "a persistent registration stores the service");
+        assertTrue(naming.service(new ServiceKey(ns, "G", "nobody")).isEmpty());
+    }
+
+    @Test
+    void updateServiceKeepsClusterSettingsAndNeedsAnExistingService() throws Exception {
+        assertInstanceOf(ServiceNotFoundException.class, failure(naming.updateService(svc, 0.5, Map.of())));
+        assertInstanceOf(ServiceNotFoundException.class, failure(naming.updateCluster(svc, "C", HealthCheckSettings.DEFAULT)));
+        assertThrows(InvalidRequestException.class, () -> naming.updateService(svc, 2, Map.of()));
+
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.updateCluster(svc, "C", HealthCheckSettings.of(CheckerType.HTTP)));
+        await(naming.updateService(svc, 0.7, Map.of("k", "v")));
+        ServiceSpec spec = naming.service(svc).orElseThrow().spec();
+        assertEquals(0.7, spec.protectThreshold());
+        assertEquals(Map.of("k", "v"), spec.metadata());
+        assertEquals(CheckerType.HTTP, spec.settingsFor("C").type());
+    }
+
+    @Test
+    void deleteServiceRefusesWhileInstancesRemainAndRefusesAnUnknownService() throws Exception {
+        ServiceKey p = new ServiceKey(ns, "G", "p");
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(p, persistent("10.0.0.1", 80)));
+        assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(svc)));
+        assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(p)));
+        ServiceNotFoundException missing = assertInstanceOf(ServiceNotFoundException.class,
+                failure(naming.deleteService(new ServiceKey(ns, "G", "ghost"))));
+        assertTrue(missing.getMessage().contains("not found!"), missing.getMessage());
+
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.deregister(p, null, "10.0.0.1", 80, false));
+        await(naming.deleteService(svc));
+        await(naming.deleteService(p));
+        assertTrue(naming.service(svc).isEmpty());
+        assertTrue(naming.service(p).isEmpty());
+        assertInstanceOf(ServiceNotFoundException.class, failure(naming.deleteService(p)));
+    }
+
+    @Test
+    void listServicesPagesSortedNamesWithoutGroupPrefixPerNamespaceAndGroup() throws Exception {
+        for (String name : List.of("delta", "alpha", "charlie")) {
+            await(naming.register(new ServiceKey(ns, "G", name), ephemeral("10.0.0.1", 80)));
+        }
+        await(naming.createService(new ServiceKey(ns, "G", "bravo"), ServiceSpec.DEFAULT));
+        await(naming.register(new ServiceKey(ns, "G", "echo"), persistent("10.0.0.1", 80)));
+        await(naming.register(new ServiceKey(ns, "OTHER", "zulu"), ephemeral("10.0.0.1", 80)));
+        await(naming.register(new ServiceKey(ns + "-x", "G", "yankee"), ephemeral("10.0.0.1", 80)));
+
+        assertEquals(new ServicePage(5, List.of("alpha", "bravo")), naming.listServices(ns, "G", 1, 2));
+        assertEquals(new ServicePage(5, List.of("charlie", "delta")), naming.listServices(ns, "G", 2, 2));
+        assertEquals(new ServicePage(5, List.of("echo")), naming.listServices(ns, "G", 3, 2));
+        assertEquals(new ServicePage(5, List.of()), naming.listServices(ns, "G", 4, 2));
+        assertEquals(new ServicePage(1, List.of("zulu")), naming.listServices(ns, "OTHER", 1, 10));
+        assertEquals("pageNo", assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 0, 10)).field());
+        assertEquals("pageSize", assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 1, 0)).field());
+    }
+
+    @Test
+    void defaultNamespaceAndGroupApplyWhenBlank() throws Exception {
+        ServiceKey dflt = ServiceKey.of(null, null, "lonely-" + ns);
+        await(naming.register(dflt, ephemeral("10.0.0.1", 80)));
+        assertTrue(naming.listServices("", "", 1, 1000).names().contains("lonely-" + ns));
+        assertTrue(naming.listServices("public", "DEFAULT_GROUP", 1, 1000).names().contains("lonely-" + ns));
+    }
+
+    @Test
+    void countsCoverServicesAndBothKindsOfInstances() throws Exception {
+        NamingCounts before = naming.counts();
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+        await(naming.register(new ServiceKey(ns, "G", "p"), persistent("10.0.0.3", 80)));
+        NamingCounts after = naming.counts();
+        assertEquals(before.services() + 2, after.services());
+        assertEquals(before.ephemeralInstances() + 2, after.ephemeralInstances());
+        assertEquals(before.persistentInstances() + 1, after.persistentInstances());
+    }
+
+    @Test
+    void aDeleteRacingAPersistentRegistrationNeverLeavesAnInstanceWithoutItsService() throws Exception {
+        for (int round = 0; round < 25; round++) {
+            ServiceKey k = new ServiceKey(ns, "G", "race-" + round);
+            await(naming.createService(k, ServiceSpec.DEFAULT.withProtectThreshold(0.25)));
+            CompletableFuture<Void> delete = CompletableFuture.supplyAsync(() -> naming.deleteService(k)).thenCompose(f -> f);
+            CompletableFuture<Void> register = naming.register(k, persistent("10.0.0.1", 80));
+            await(register);
+            try {
+                await(delete);
+            } catch (ExecutionException e) {
+                assertInstanceOf(ServiceNotEmptyException.class, e.getCause());
+            }
+            assertTrue(naming.instance(k, null, "10.0.0.1", 80).isPresent());
+            assertTrue(naming.service(k).orElseThrow().stored(), "round " + round + ": the instance's service is stored");
+            assertTrue(naming.listServices(ns, "G", 1, 1000).names().contains(k.service()));
+        }
+    }
+
+    // ------------------------------------------------------------ notifications
+
+    @Test
+    void everyKindOfChangeIsNotifiedOffTheCallersThread() throws Exception {
+        ChangeRecorder heard = new ChangeRecorder();
+        try (AutoCloseable sub = naming.subscribe(heard)) {
+            ServiceKey p = new ServiceKey(ns, "G", "p");
+            List<ThrowingStep> ephemeralSteps = List.of(
+                    () -> await(naming.register(svc, ephemeral("10.0.0.1", 80))),
+                    () -> await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(4))),
+                    () -> await(naming.patch(svc, null, "10.0.0.1", 80, InstancePatch.NONE.withEnabled(false))),
+                    () -> {
+                        clock.advance(Duration.ofSeconds(16));
+                        naming.checkHeartbeatsNow(); // unhealthy
+                    },
+                    () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()), // healthy again
+                    () -> {
+                        clock.advance(Duration.ofSeconds(31));
+                        naming.checkHeartbeatsNow(); // expired
+                    },
+                    () -> await(naming.register(svc, ephemeral("10.0.0.2", 80))),
+                    () -> await(naming.deregister(svc, null, "10.0.0.2", 80, true)));
+            for (ThrowingStep step : ephemeralSteps) {
+                heard.clear();
+                step.run();
+                heard.awaitChange(svc);
+            }
+            List<ThrowingStep> persistentSteps = List.of(
+                    () -> await(naming.register(p, persistent("10.0.0.3", 80))),
+                    () -> await(naming.update(p, persistent("10.0.0.3", 80).withWeight(2))),
+                    () -> await(naming.setPersistentHealth(p, null, "10.0.0.3", 80, false)),
+                    () -> await(naming.updateService(p, 0.2, Map.of())),
+                    () -> await(naming.deregister(p, null, "10.0.0.3", 80, false)));
+            for (ThrowingStep step : persistentSteps) {
+                heard.clear();
+                step.run();
+                heard.awaitChange(p);
+            }
+            String caller = Thread.currentThread().getName();
+            assertTrue(heard.threads().stream().allMatch("naming-notifier"::equals), heard.threads() + " vs " + caller);
+        }
+    }
+
+    @Test
+    void aFailingListenerDoesNotSilenceTheOthers() throws Exception {
+        ChangeRecorder heard = new ChangeRecorder();
+        try (AutoCloseable bad = naming.subscribe(s -> {
+            throw new IllegalStateException("boom");
+        }); AutoCloseable good = naming.subscribe(heard)) {
+            await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+            heard.awaitChange(svc);
+            heard.clear();
+            await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+            heard.awaitChange(svc);
+        }
+    }
+
+    @FunctionalInterface
+    interface ThrowingStep {
+        void run() throws Exception;
+    }
+}

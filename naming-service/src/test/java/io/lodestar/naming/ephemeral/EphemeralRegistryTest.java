@@ -1,0 +1,247 @@
+package io.lodestar.naming.ephemeral;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.naming.MutableClock;
+import io.lodestar.naming.model.HeartbeatSettings;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.ServiceKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The in-memory registry and its expiry, driven by a clock the test moves: no sleeps. */
+class EphemeralRegistryTest {
+    static final ServiceKey SVC = new ServiceKey("public", "G", "svc");
+    static final ServiceKey OTHER = new ServiceKey("public", "G", "other");
+
+    final MutableClock clock = new MutableClock(1_000_000);
+    final List<ServiceKey> changes = new ArrayList<>();
+    EphemeralRegistry registry = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
+
+    static Instance instance(String ip) {
+        return Instance.of(ip, 8080).withDefaultId(SVC);
+    }
+
+    static InstanceAddress at(String ip) {
+        return new InstanceAddress("DEFAULT", ip, 8080);
+    }
+
+    Outcome register(String ip) {
+        return registry.apply(SVC, new Mutation.Register(instance(ip)));
+    }
+
+    void expireAfter(Duration d) {
+        clock.advance(d);
+        registry.apply(SVC, new Mutation.Expire());
+    }
+
+    @Test
+    void registerAddsAndReplacesAtTheSameAddressAndReportsOnlyVisibleChanges() {
+        assertEquals(Outcome.CHANGED, register("10.0.0.1"));
+        assertEquals(Outcome.UNCHANGED, register("10.0.0.1"), "the same instance again is only a beat");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Register(instance("10.0.0.1").withWeight(3))));
+        assertEquals(1, registry.instances(SVC).size());
+        assertEquals(3, registry.instances(SVC).get(0).weight());
+        assertEquals(List.of(SVC, SVC), changes);
+    }
+
+    @Test
+    void onlyEphemeralInstancesWithIdsEnterTheRegistry() {
+        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("10.0.0.1", 1).withDefaultId(SVC)
+                .withEphemeral(false)));
+        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("10.0.0.1", 1)));
+    }
+
+    @Test
+    void deregisterOfAnUnknownInstanceOrServiceIsNotFound() {
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
+        register("10.0.0.1");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
+        assertTrue(registry.contains(SVC), "the service outlives its last instance for a while");
+    }
+
+    @Test
+    void silentInstanceTurnsUnhealthyAfterItsTimeoutAndIsRemovedAfterItsDeleteTimeout() {
+        register("10.0.0.1");
+        expireAfter(Duration.ofMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS));
+        assertTrue(registry.instances(SVC).get(0).healthy(), "exactly at the timeout it is still healthy (Nacos uses >)");
+        expireAfter(Duration.ofMillis(1));
+        assertFalse(registry.instances(SVC).get(0).healthy());
+        clock.advanceMillis(HeartbeatSettings.DEFAULT_DELETE_TIMEOUT_MS - HeartbeatSettings.DEFAULT_TIMEOUT_MS - 1);
+        registry.apply(SVC, new Mutation.Expire());
+        assertEquals(1, registry.instances(SVC).size(), "exactly at the delete timeout it stays");
+        expireAfter(Duration.ofMillis(1));
+        assertTrue(registry.instances(SVC).isEmpty());
+    }
+
+    @Test
+    void aBeatKeepsAnInstanceAliveAndMakesItHealthyAgain() {
+        register("10.0.0.1");
+        expireAfter(Duration.ofSeconds(16));
+        assertFalse(registry.instances(SVC).get(0).healthy());
+        changes.clear();
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Beat(at("10.0.0.1"))));
+        assertTrue(registry.instances(SVC).get(0).healthy());
+        assertEquals(List.of(SVC), changes);
+        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Beat(at("10.0.0.1"))), "healthy already: nothing visible");
+        expireAfter(Duration.ofSeconds(29));
+        assertEquals(1, registry.instances(SVC).size(), "the beat restarted the clock");
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Beat(at("10.9.9.9"))));
+    }
+
+    @Test
+    void timeoutsComeFromEachInstancesMetadata() {
+        registry.apply(SVC, new Mutation.Register(instance("10.0.0.1").withMetadata(Map.of(
+                HeartbeatSettings.INTERVAL_KEY, "1000", HeartbeatSettings.TIMEOUT_KEY, "3000",
+                HeartbeatSettings.DELETE_TIMEOUT_KEY, "6000"))));
+        register("10.0.0.2");
+        expireAfter(Duration.ofMillis(3001));
+        assertFalse(registry.instance(SVC, at("10.0.0.1")).orElseThrow().healthy());
+        assertTrue(registry.instance(SVC, at("10.0.0.2")).orElseThrow().healthy());
+        expireAfter(Duration.ofMillis(3000));
+        assertTrue(registry.instance(SVC, at("10.0.0.1")).isEmpty());
+        assertTrue(registry.instance(SVC, at("10.0.0.2")).isPresent());
+    }
+
+    @Test
+    void massExpiryKeepsTheLastNonEmptyListForTheProtectionWindow() {
+        register("10.0.0.1");
+        clock.advanceMillis(1000);
+        register("10.0.0.2");
+        expireAfter(Duration.ofSeconds(32));
+        assertTrue(registry.instances(SVC).isEmpty());
+        List<Instance> kept = registry.protectedInstances(SVC);
+        assertEquals(2, kept.size(), "one pass removed every instance");
+        clock.advance(Duration.ofSeconds(59));
+        assertEquals(2, registry.protectedInstances(SVC).size());
+        changes.clear();
+        expireAfter(Duration.ofSeconds(1));
+        assertTrue(registry.protectedInstances(SVC).isEmpty(), "the window has passed");
+        assertEquals(List.of(SVC), changes, "the end of the protection is news to subscribers");
+    }
+
+    @Test
+    void anEmptyingByDeregistrationIsNotProtected() {
+        register("10.0.0.1");
+        register("10.0.0.2");
+        expireAfter(Duration.ofSeconds(20));
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.2")));
+        expireAfter(Duration.ofSeconds(20));
+        assertTrue(registry.instances(SVC).isEmpty());
+        assertTrue(registry.protectedInstances(SVC).isEmpty());
+    }
+
+    @Test
+    void aPassThatLeavesInstancesProtectsNothingAndTheLastSurvivorsExpiryIsProtected() {
+        register("10.0.0.1");
+        clock.advance(Duration.ofSeconds(20));
+        register("10.0.0.2");
+        expireAfter(Duration.ofSeconds(11)); // 10.0.0.1 silent 31 s: removed; 10.0.0.2 stays
+        assertEquals(1, registry.instances(SVC).size());
+        assertTrue(registry.protectedInstances(SVC).isEmpty());
+        expireAfter(Duration.ofSeconds(20)); // the last one goes: one pass emptied the list
+        assertTrue(registry.instances(SVC).isEmpty());
+        assertEquals(List.of("10.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void aRegistrationEndsTheProtectionAndADeregistrationShrinksIt() {
+        register("10.0.0.1");
+        register("10.0.0.2");
+        expireAfter(Duration.ofSeconds(31));
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))),
+                "a goodbye from a protected instance removes it from the kept list");
+        assertEquals(List.of("10.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
+        register("10.0.0.3");
+        assertTrue(registry.protectedInstances(SVC).isEmpty());
+        assertEquals(1, registry.instances(SVC).size());
+    }
+
+    @Test
+    void protectionCanBeTurnedOff() {
+        registry = new EphemeralRegistry(clock, new ExpiryRules(5_000, false, 60_000, 60_000), changes::add);
+        register("10.0.0.1");
+        expireAfter(Duration.ofSeconds(31));
+        assertTrue(registry.protectedInstances(SVC).isEmpty());
+    }
+
+    @Test
+    void anEmptyServiceIsForgottenAfterItsTtl() {
+        register("10.0.0.1");
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        expireAfter(Duration.ofSeconds(59));
+        assertTrue(registry.contains(SVC));
+        expireAfter(Duration.ofSeconds(1));
+        assertFalse(registry.contains(SVC));
+    }
+
+    @Test
+    void modifyEditsInPlaceButMayNotMoveAnInstance() {
+        register("10.0.0.1");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withWeight(5))));
+        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withWeight(5))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Modify(at("10.0.0.9"), i -> i)));
+        assertThrows(IllegalArgumentException.class,
+                () -> registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withCluster("ELSEWHERE"))));
+        assertEquals(5, registry.instances(SVC).get(0).weight());
+        assertEquals("DEFAULT", registry.instances(SVC).get(0).cluster());
+    }
+
+    @Test
+    void snapshotAndReplaceCarryAServiceWholeWithAMatchingChecksum() {
+        register("10.0.0.1");
+        register("10.0.0.2");
+        ServiceSnapshot snap = registry.snapshot(SVC).orElseThrow();
+        EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
+        changes.clear();
+        assertEquals(Outcome.CHANGED, replica.replace(snap));
+        assertEquals(snap.checksum(), replica.snapshot(SVC).orElseThrow().checksum());
+        assertEquals(snap.instances(), replica.instances(SVC));
+        assertEquals(List.of(SVC), changes);
+        assertEquals(Outcome.UNCHANGED, replica.replace(snap), "the same data again changes nothing");
+
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        ServiceSnapshot smaller = registry.snapshot(SVC).orElseThrow();
+        assertEquals(Outcome.CHANGED, replica.replace(smaller));
+        assertEquals(List.of("10.0.0.2"), replica.instances(SVC).stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void aBadSnapshotLeavesTheServiceAsItWas() {
+        register("10.0.0.1");
+        ServiceSnapshot bad = new ServiceSnapshot(SVC, List.of(instance("10.0.0.5"), Instance.of("10.0.0.6", 1)), "x", 0);
+        assertThrows(IllegalArgumentException.class, () -> registry.replace(bad));
+        assertEquals(List.of("10.0.0.1"), registry.instances(SVC).stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void monitorChecksOnlyTheServicesThisNodeIsResponsibleFor() {
+        register("10.0.0.1");
+        registry.apply(OTHER, new Mutation.Register(Instance.of("10.0.0.2", 1).withDefaultId(OTHER)));
+        try (HeartbeatMonitor monitor = new HeartbeatMonitor(registry, s -> s.equals(SVC))) {
+            clock.advance(Duration.ofSeconds(31));
+            monitor.checkNow();
+        }
+        assertTrue(registry.instances(SVC).isEmpty());
+        assertEquals(1, registry.instances(OTHER).size(), "not ours: its owner ages it");
+    }
+
+    @Test
+    void removeIfEmptyRefusesAServiceWithInstances() {
+        assertEquals(EphemeralRegistry.RemoveOutcome.ABSENT, registry.removeIfEmpty(SVC));
+        register("10.0.0.1");
+        assertEquals(EphemeralRegistry.RemoveOutcome.NOT_EMPTY, registry.removeIfEmpty(SVC));
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        assertEquals(EphemeralRegistry.RemoveOutcome.REMOVED, registry.removeIfEmpty(SVC));
+        assertFalse(registry.contains(SVC));
+    }
+}
