@@ -1,6 +1,7 @@
 package io.lodestar.kv;
 
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
@@ -59,6 +60,9 @@ public interface KvStore extends AutoCloseable {
     Readiness readiness();
 
     ClusterView cluster();
+
+    /** Authenticated messages to and from the other members, for services replicated outside Raft. */
+    PeerChannel peers();
 
     /** Hands leadership over if this node leads a group of several, then stops. */
     @Override

@@ -68,9 +68,29 @@ public final class ForwardClient implements AutoCloseable {
         });
     }
 
+    /**
+     * Delivers {@code payload} to the handler {@code peer} registered for {@code topic}; completes with
+     * its answer, or fails with {@link StoreUnavailableException} (refused, no handler, the handler
+     * failed), {@link NoLeaderException} (not sent) or {@link WriteOutcomeUnknownException} (no answer).
+     */
+    public CompletableFuture<byte[]> message(String peer, String topic, byte[] payload, long timeoutMillis) {
+        ForwardRequest request = new ForwardRequest(ForwardRequest.MESSAGE, self, System.currentTimeMillis(),
+                RANDOM.nextLong(), null, topic, payload);
+        return send(peer, request, timeoutMillis).thenApply(reply -> {
+            if (reply.status() != ForwardReply.OK) {
+                throw new StoreUnavailableException(peer + " refused a " + topic + " message: " + reply.message());
+            }
+            return reply.payload() == null ? new byte[0] : reply.payload();
+        });
+    }
+
     private CompletableFuture<ForwardReply> send(String peer, byte kind, Command command, long timeoutMillis) {
+        return send(peer, new ForwardRequest(kind, self, System.currentTimeMillis(), RANDOM.nextLong(), command), timeoutMillis);
+    }
+
+    private CompletableFuture<ForwardReply> send(String peer, ForwardRequest request, long timeoutMillis) {
         CompletableFuture<ForwardReply> future = new CompletableFuture<>();
-        ForwardFrame frame = codec.seal(new ForwardRequest(kind, self, System.currentTimeMillis(), RANDOM.nextLong(), command));
+        ForwardFrame frame = codec.seal(request);
         InvokeCallback callback = (result, error) -> {
             if (error != null) {
                 future.completeExceptionally(error instanceof InvokeTimeoutException

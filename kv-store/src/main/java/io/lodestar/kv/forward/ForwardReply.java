@@ -21,14 +21,29 @@ public final class ForwardReply implements Serializable {
     private final String leader;
     private final String state;
     private final long term;
+    private final byte[] payload;
 
     ForwardReply(byte status, WriteResult result, String message, String leader, String state, long term) {
+        this(status, result, message, leader, state, term, null);
+    }
+
+    ForwardReply(byte status, WriteResult result, String message, String leader, String state, long term, byte[] payload) {
         this.status = status;
         this.result = result;
         this.message = message;
         this.leader = leader;
         this.state = state;
         this.term = term;
+        this.payload = payload;
+    }
+
+    /** A peer message's answer. */
+    static ForwardReply answer(byte[] payload) {
+        return new ForwardReply(OK, null, null, null, null, 0, payload);
+    }
+
+    byte[] payload() {
+        return payload;
     }
 
     byte status() {

@@ -6,7 +6,10 @@ import com.alipay.sofa.jraft.rpc.RpcProcessor;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import io.lodestar.kv.KvException;
 import io.lodestar.kv.NotLeaderException;
+import io.lodestar.kv.cluster.PeerMessageHandler;
 import io.lodestar.kv.command.WriteResult;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,16 +25,22 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
     private final FrameCodec codec;
     private final LeaderProposer local;
     private final ReplayGuard replays = new ReplayGuard(2 * MAX_CLOCK_SKEW_MILLIS);
+    private final Map<String, PeerMessageHandler> handlers;
 
-    private ForwardServer(FrameCodec codec, LeaderProposer local) {
+    private ForwardServer(FrameCodec codec, LeaderProposer local, Map<String, PeerMessageHandler> handlers) {
         this.codec = codec;
         this.local = local;
+        this.handlers = handlers;
     }
 
-    /** Registers the channel's processor (and its frame serializer) on {@code rpcServer}. */
-    public static void register(RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local) {
+    /**
+     * Registers the channel's processor (and its frame serializer) on {@code rpcServer}; peer
+     * messages go to the handler registered in {@code handlers} under their topic (looked up per message).
+     */
+    public static void register(RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local,
+                                Map<String, PeerMessageHandler> handlers) {
         registerSerializer();
-        rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), local));
+        rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), local, handlers));
     }
 
     static void registerSerializer() {
@@ -67,12 +76,38 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
             ctx.sendResponse(codec.seal(new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term())));
             return;
         }
+        if (request.kind() == ForwardRequest.MESSAGE) {
+            deliver(ctx, request);
+            return;
+        }
         local.proposeAsLeader(request.command()).whenComplete((result, error) -> {
             ForwardReply reply = error == null
                     ? reply(ForwardReply.OK, result, null)
                     : replyFor(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
             ctx.sendResponse(codec.seal(reply));
         });
+    }
+
+    private void deliver(RpcContext ctx, ForwardRequest request) {
+        PeerMessageHandler handler = request.topic() == null ? null : handlers.get(request.topic());
+        if (handler == null) {
+            ctx.sendResponse(codec.seal(reply(ForwardReply.REFUSED, null, "no handler for topic " + request.topic())));
+            return;
+        }
+        CompletableFuture<byte[]> answer;
+        try {
+            answer = handler.handle(request.from(), request.payload() == null ? new byte[0] : request.payload());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((payload, error) -> ctx.sendResponse(codec.seal(error == null
+                ? ForwardReply.answer(payload)
+                : reply(ForwardReply.REFUSED, null, request.topic() + ": " + rootMessage(error)))));
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return String.valueOf(t.getMessage());
     }
 
     private ForwardReply replyFor(Throwable error) {

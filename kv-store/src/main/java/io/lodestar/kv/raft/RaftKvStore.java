@@ -27,6 +27,8 @@ import io.lodestar.kv.NotLeaderException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.PeerChannel;
+import io.lodestar.kv.cluster.PeerMessageHandler;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
@@ -40,10 +42,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -75,6 +79,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final ExecutorService background;
     private final KvStateMachine fsm;
     private final ForwardClient forwarder;
+    private final Map<String, PeerMessageHandler> peerHandlers = new ConcurrentHashMap<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
     private final Deadlines deadlines;
     private RaftGroupService service;
@@ -182,7 +187,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
         RpcServer rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
         RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
-        ForwardServer.register(rpcServer, config.clusterSecret(), this);
+        ForwardServer.register(rpcServer, config.clusterSecret(), this, peerHandlers);
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);
         }
@@ -449,6 +454,24 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public Readiness readiness() {
         return readiness.current();
+    }
+
+    @Override
+    public PeerChannel peers() {
+        return new PeerChannel() {
+            @Override
+            public CompletableFuture<byte[]> send(String peer, String topic, byte[] payload, long timeoutMillis) {
+                if (closed) {
+                    return CompletableFuture.failedFuture(new StoreUnavailableException("the store is shutting down"));
+                }
+                return forwarder.message(peer, topic, payload, timeoutMillis);
+            }
+
+            @Override
+            public void handle(String topic, PeerMessageHandler handler) {
+                peerHandlers.put(topic, handler);
+            }
+        };
     }
 
     @Override

@@ -75,6 +75,40 @@ class RaftKvStoreChannelAuthTest {
         }
     }
 
+    /**
+     * Peer messages reach the handler a member registered for their topic, with the sender's
+     * address; an unknown topic and a sender with another secret are refused, and the handler
+     * never sees the latter.
+     */
+    @Test
+    void peerMessagesReachOnlyTheirTopicsHandlerAndOnlyFromHoldersOfTheSecret() throws Exception {
+        TestCluster c = TestCluster.create(dir, 3, (i, cfg) -> i == 2 ? withSecret(cfg, WRONG) : cfg);
+        try (c) {
+            c.startNode(0);
+            c.startNode(1);
+            c.startNode(2);
+            java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            c.node(1).peers().handle("echo", (from, payload) -> {
+                seen.add(from);
+                return CompletableFuture.completedFuture(("echo:" + new String(payload, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.UTF_8));
+            });
+            byte[] answer = c.node(0).peers().send(c.peer(1), "echo", bytes("hi"), 5000).get(10, TimeUnit.SECONDS);
+            assertEquals("echo:hi", new String(answer, StandardCharsets.UTF_8));
+            assertEquals(java.util.List.of(c.peer(0)), seen, "the handler learns who sent it");
+
+            ExecutionException unknown = assertThrows(ExecutionException.class,
+                    () -> c.node(0).peers().send(c.peer(1), "nobody-listens", bytes("x"), 5000).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(StoreUnavailableException.class, unknown.getCause());
+            assertTrue(unknown.getCause().getMessage().contains("no handler"), unknown.getCause().getMessage());
+
+            ExecutionException forged = assertThrows(ExecutionException.class,
+                    () -> c.node(2).peers().send(c.peer(1), "echo", bytes("x"), 5000).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(StoreUnavailableException.class, forged.getCause());
+            assertEquals(1, seen.size(), "a frame under another secret never reaches the handler");
+        }
+    }
+
     private static KvStoreConfig withSecret(KvStoreConfig c, byte[] secret) {
         return new KvStoreConfig(c.host(), c.raftPort(), c.peers(), c.dataDir(), secret, c.keyspaces(),
                 c.httpAddress(), c.snapshotIntervalSecs(), c.electionTimeoutMs(), c.requestTimeoutMs(),
