@@ -3,6 +3,9 @@ package io.lodestar.naming;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.naming.distro.Distro;
+import io.lodestar.naming.distro.DistroRing;
+import io.lodestar.naming.distro.EphemeralWrite;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.HeartbeatMonitor;
 import io.lodestar.naming.ephemeral.Mutation;
@@ -85,6 +88,7 @@ public final class NamingService implements AutoCloseable {
     private final ChangeNotifier notifier = new ChangeNotifier();
     private final EphemeralRegistry ephemeral;
     private final HeartbeatMonitor monitor;
+    private final Distro distro;
     private final PersistentInstances persistent;
     private final ServiceRecords records;
     private final AutoCloseable feedSubscription;
@@ -109,10 +113,12 @@ public final class NamingService implements AutoCloseable {
      */
     NamingService(KvStore store, NamingOptions options, Clock clock, boolean scheduleHeartbeatChecks) {
         this.clock = clock;
-        this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), notifier::changed);
+        this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), this::ephemeralChanged);
         this.persistent = new PersistentInstances(store);
         this.records = new ServiceRecords(store);
-        this.monitor = new HeartbeatMonitor(ephemeral, service -> true);
+        this.distro = new Distro(store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally,
+                options.distro()).start();
+        this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible);
         this.feedSubscription = store.subscribe(new PersistentFeed(store, notifier::changed), FEED_CAPACITY);
         if (scheduleHeartbeatChecks) {
             monitor.start();
@@ -134,13 +140,7 @@ public final class NamingService implements AutoCloseable {
         if (!named.ephemeral()) {
             return persistent.put(service, named, () -> refuseMixing(service, named));
         }
-        try {
-            refuseMixing(service, named);
-            ephemeral.apply(service, new Mutation.Register(named));
-            return CompletableFuture.completedFuture(null);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return distro.write(new EphemeralWrite.Register(service, named)).thenApply(r -> null);
     }
 
     private void refuseMixing(ServiceKey service, Instance instance) {
@@ -175,13 +175,14 @@ public final class NamingService implements AutoCloseable {
      */
     public CompletableFuture<Void> deregister(ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
-        if (this.ephemeral.apply(service, new Mutation.Deregister(address)) != Outcome.NOT_FOUND) {
-            return CompletableFuture.completedFuture(null);
+        if (this.ephemeral.instance(service, address).isPresent()) {
+            return distro.write(new EphemeralWrite.Deregister(service, address)).thenApply(r -> null);
         }
         if (!ephemeral || persistent.get(service, address).isPresent()) {
             return persistent.remove(service, address);
         }
-        return CompletableFuture.completedFuture(null);
+        // not on this replica: the owner may have it (a registration still on its way here)
+        return distro.write(new EphemeralWrite.Deregister(service, address)).thenApply(r -> null);
     }
 
     /**
@@ -196,7 +197,7 @@ public final class NamingService implements AutoCloseable {
     public CompletableFuture<Void> update(ServiceKey service, Instance instance) {
         InstanceAddress address = instance.address();
         if (ephemeral.instance(service, address).isPresent()) {
-            return editEphemeral(service, address, old -> merge(old, instance, false));
+            return distro.write(new EphemeralWrite.Update(service, instance)).thenApply(r -> null);
         }
         boolean manualHealth = specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
         return persistent.modify(service, address, old -> merge(old, instance, manualHealth))
@@ -219,15 +220,15 @@ public final class NamingService implements AutoCloseable {
     public CompletableFuture<Void> patch(ServiceKey service, String cluster, String ip, int port, InstancePatch patch) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         if (ephemeral.instance(service, address).isPresent()) {
-            return editEphemeral(service, address, patch::applyTo);
+            return distro.write(new EphemeralWrite.Patch(service, address, patch)).thenApply(r -> null);
         }
         return persistent.modify(service, address, patch::applyTo)
                 .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
                         : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
     }
 
-    private CompletableFuture<Void> editEphemeral(ServiceKey service, InstanceAddress address,
-                                                  UnaryOperator<Instance> change) {
+    private CompletableFuture<BeatResult> editEphemeral(ServiceKey service, InstanceAddress address,
+                                                        UnaryOperator<Instance> change) {
         try {
             if (ephemeral.apply(service, new Mutation.Modify(address, change)) == Outcome.NOT_FOUND) {
                 // expired or deregistered since we looked
@@ -260,16 +261,37 @@ public final class NamingService implements AutoCloseable {
      * {@code ephemeral}, thrown).
      */
     public BeatResult beat(ServiceKey service, String cluster, String ip, int port, Optional<BeatInfo> beat) {
+        try {
+            return beatAsync(service, cluster, ip, port, beat).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * As {@link #beat}, completing when the service's owner took the beat (a beat for a service
+     * another member owns is forwarded to it). {@link InvalidRequestException} fails the future.
+     */
+    public CompletableFuture<BeatResult> beatAsync(ServiceKey service, String cluster, String ip, int port,
+                                                   Optional<BeatInfo> beat) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
-        beat.ifPresent(b -> checkBeatAgrees(service, address, b));
+        try {
+            beat.ifPresent(b -> checkBeatAgrees(service, address, b));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Optional<Instance> stored = persistent.get(service, address);
+        if (stored.isPresent()) {
+            return CompletableFuture.completedFuture(new BeatResult(BeatResult.Status.OK, stored.get().heartbeat().intervalMs()));
+        }
+        return distro.write(new EphemeralWrite.Beat(service, address, beat));
+    }
+
+    private BeatResult beatLocally(ServiceKey service, InstanceAddress address, Optional<BeatInfo> beat) {
         if (ephemeral.apply(service, new Mutation.Beat(address)) != Outcome.NOT_FOUND) {
             long interval = ephemeral.instance(service, address).map(i -> i.heartbeat().intervalMs())
                     .orElse(HeartbeatSettings.DEFAULT_INTERVAL_MS);
             return new BeatResult(BeatResult.Status.OK, interval);
-        }
-        Optional<Instance> stored = persistent.get(service, address);
-        if (stored.isPresent()) {
-            return new BeatResult(BeatResult.Status.OK, stored.get().heartbeat().intervalMs());
         }
         if (beat.isEmpty()) {
             return new BeatResult(BeatResult.Status.UNKNOWN, HeartbeatSettings.DEFAULT_INTERVAL_MS);
@@ -279,6 +301,40 @@ public final class NamingService implements AutoCloseable {
         ephemeral.apply(service, new Mutation.Register(again));
         LOG.debug("registered {} in {} again from its heartbeat", address, service);
         return new BeatResult(BeatResult.Status.OK, again.heartbeat().intervalMs());
+    }
+
+    /** Applies an ephemeral write to this node's registry (as its service's owner, or in the owner's stead). */
+    private CompletableFuture<BeatResult> applyLocally(EphemeralWrite write) {
+        try {
+            ServiceKey service = write.service();
+            if (write instanceof EphemeralWrite.Register r) {
+                refuseMixing(service, r.instance());
+                ephemeral.apply(service, new Mutation.Register(r.instance()));
+            } else if (write instanceof EphemeralWrite.Deregister d) {
+                ephemeral.apply(service, new Mutation.Deregister(d.address()));
+            } else if (write instanceof EphemeralWrite.Update u) {
+                return editEphemeral(service, u.instance().address(), old -> merge(old, u.instance(), false));
+            } else if (write instanceof EphemeralWrite.Patch p) {
+                return editEphemeral(service, p.address(), p.patch()::applyTo);
+            } else if (write instanceof EphemeralWrite.Beat b) {
+                return CompletableFuture.completedFuture(beatLocally(service, b.address(), b.beat()));
+            }
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void ephemeralChanged(ServiceKey service) {
+        notifier.changed(service);
+        if (distro != null) { // null only while the constructor runs, before any mutation
+            distro.changed(service);
+        }
+    }
+
+    /** True once this node holds the ephemeral instances of the cluster (see {@link Distro#loaded()}). */
+    public boolean ephemeralLoaded() {
+        return distro.loaded();
     }
 
     private static void checkBeatAgrees(ServiceKey service, InstanceAddress address, BeatInfo beat) {
@@ -568,6 +624,7 @@ public final class NamingService implements AutoCloseable {
     @Override
     public void close() {
         monitor.close();
+        distro.close();
         try {
             feedSubscription.close();
         } catch (Exception e) {

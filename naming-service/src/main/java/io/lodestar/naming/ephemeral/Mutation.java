@@ -42,6 +42,12 @@ public sealed interface Mutation {
     /** One expiry pass: marks silent instances unhealthy, removes long-silent ones. */
     record Expire() implements Mutation {}
 
+    /**
+     * Counts now as every instance's last beat, changing nothing visible: the grace a node gives the
+     * instances of a service it has just taken over (their beats went to the previous owner).
+     */
+    record Grace() implements Mutation {}
+
     /** Replaces every instance of the service by the snapshot's (a replica catching up). */
     record Replace(ServiceSnapshot snapshot) implements Mutation {
         @Override

@@ -49,6 +49,9 @@ final class MutationApplier {
             out = expire(e, now);
         } else if (m instanceof Mutation.Replace rep) {
             out = replace(e, rep.snapshot(), now);
+        } else if (m instanceof Mutation.Grace) {
+            e.instances.keySet().forEach(address -> e.lastBeat.put(address, now));
+            out = Outcome.UNCHANGED;
         } else {
             throw new IllegalArgumentException("unknown mutation " + m);
         }

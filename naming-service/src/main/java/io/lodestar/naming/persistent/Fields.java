@@ -9,17 +9,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Field encodings shared by the naming domain's stored forms. */
-final class Fields {
+public final class Fields {
     private Fields() {}
 
     /** A string of any length: byte count, then UTF-8 ({@code writeUTF} stops at 64 KiB). */
-    static void writeString(DataOutputStream out, String s) throws IOException {
+    public static void writeString(DataOutputStream out, String s) throws IOException {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(bytes.length);
         out.write(bytes);
     }
 
-    static String readString(DataInputStream in) throws IOException {
+    public static String readString(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > in.available()) {
             throw new IOException("string length " + n + " past the end of the value");
@@ -29,19 +29,19 @@ final class Fields {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    static void writeOptional(DataOutputStream out, String s) throws IOException {
+    public static void writeOptional(DataOutputStream out, String s) throws IOException {
         out.writeBoolean(s != null);
         if (s != null) {
             writeString(out, s);
         }
     }
 
-    static String readOptional(DataInputStream in) throws IOException {
+    public static String readOptional(DataInputStream in) throws IOException {
         return in.readBoolean() ? readString(in) : null;
     }
 
     /** Entry count, then key and value of each, in the map's order. */
-    static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+    public static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
         out.writeInt(map.size());
         for (Map.Entry<String, String> e : map.entrySet()) {
             writeString(out, e.getKey());
@@ -49,7 +49,7 @@ final class Fields {
         }
     }
 
-    static Map<String, String> readMap(DataInputStream in) throws IOException {
+    public static Map<String, String> readMap(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > in.available()) {
             throw new IOException("map size " + n + " past the end of the value");

@@ -1,0 +1,364 @@
+package io.lodestar.naming.distro;
+
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.cluster.PeerChannel;
+import io.lodestar.naming.BeatResult;
+import io.lodestar.naming.InstanceNotFoundException;
+import io.lodestar.naming.ephemeral.EphemeralRegistry;
+import io.lodestar.naming.ephemeral.Mutation;
+import io.lodestar.naming.ephemeral.ServiceSnapshot;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.persistent.Fields;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The AP protocol that keeps every member's copy of the ephemeral instances: Distro, as Nacos
+ * calls it.
+ *
+ * <ul>
+ *   <li><b>Ownership.</b> Each service has one owner among the live members ({@link DistroRing}).
+ *       A write to a service this node does not own is forwarded to the owner ({@link #write}),
+ *       which applies it and answers with the service's new snapshot, installed here at once so a
+ *       read on this node sees the write. If the owner cannot be reached the write is applied here
+ *       instead: registration never stops (the copies are reconciled later).</li>
+ *   <li><b>Replication.</b> A node that changes a service's instances itself (a write, an expiry)
+ *       sends the service's snapshot to every live peer, batched every {@code syncDelay}. Snapshots
+ *       received are installed whole; installing one is never sent on.</li>
+ *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
+ *       the services it owns; the peer answers with those it lacks or holds differently, which are
+ *       then sent. A peer also drops the services it believes the sender owns that the sender no
+ *       longer has. This repairs lost syncs and converges the two sides of a healed partition.</li>
+ *   <li><b>Start.</b> A node copies every snapshot of a live peer before {@link #loaded()}.</li>
+ *   <li><b>Expiry</b> runs only on the owner ({@link #responsible}); a node that has just become a
+ *       service's owner first grants its instances a fresh beat time, since their beats went to the
+ *       previous owner.</li>
+ * </ul>
+ *
+ * <p>Messages ride the store's {@link PeerChannel}: authenticated by the cluster secret. A
+ * standalone node (one member) owns everything and sends nothing.
+ */
+public final class Distro implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Distro.class);
+    static final String WRITE = "naming.distro.write";
+    static final String SYNC = "naming.distro.sync";
+    static final String VERIFY = "naming.distro.verify";
+    static final String ALL = "naming.distro.all";
+    private static final ThreadLocal<Boolean> INSTALLING = ThreadLocal.withInitial(() -> false);
+
+    /** Timing of the protocol. */
+    public record Options(long syncDelayMs, long verifyIntervalMs, long requestTimeoutMs, long initialLoadTimeoutMs) {
+        public static final Options DEFAULT = new Options(100, 5_000, 3_000, 15_000);
+    }
+
+    private final PeerChannel channel;
+    private final DistroRing ring;
+    private final EphemeralRegistry registry;
+    private final LocalWrites local;
+    private final Options options;
+    private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<ServiceKey> ownedElsewhere = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "naming-distro");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean loaded;
+
+    public Distro(PeerChannel channel, DistroRing ring, EphemeralRegistry registry, LocalWrites local, Options options) {
+        this.channel = channel;
+        this.ring = ring;
+        this.registry = registry;
+        this.local = local;
+        this.options = options;
+    }
+
+    /** Answers peers' messages, starts syncing and verifying, and starts copying a peer's snapshots. */
+    public Distro start() {
+        channel.handle(WRITE, (from, body) -> onWrite(body));
+        channel.handle(SYNC, (from, body) -> {
+            DistroCodec.decode(body, in -> {
+                DistroCodec.readSnapshots(in).forEach(this::install);
+                DistroCodec.readKeys(in).forEach(this::drop);
+                return null;
+            });
+            return CompletableFuture.completedFuture(new byte[0]);
+        });
+        channel.handle(VERIFY, (from, body) -> CompletableFuture.completedFuture(onVerify(from, body)));
+        channel.handle(ALL, (from, body) -> CompletableFuture.completedFuture(
+                DistroCodec.encode(out -> DistroCodec.writeSnapshots(out, allSnapshots()))));
+        timer.scheduleWithFixedDelay(this::syncSafely, options.syncDelayMs(), options.syncDelayMs(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(),
+                TimeUnit.MILLISECONDS);
+        timer.execute(() -> loadFromPeers(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.initialLoadTimeoutMs())));
+        return this;
+    }
+
+    /** True once this node holds a copy of a live peer's services (at once when it has no live peer). */
+    public boolean loaded() {
+        return loaded;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /**
+     * Applies {@code write} on the service's owner: here if this node owns it, else forwarded (and
+     * applied here if the owner cannot be reached). Completes as {@link LocalWrites#applyLocally}.
+     */
+    public CompletableFuture<BeatResult> write(EphemeralWrite write) {
+        String owner = ring.owner(write.service());
+        if (owner.equals(ring.self())) {
+            return local.applyLocally(write);
+        }
+        byte[] body = DistroCodec.encode(out -> EphemeralWrite.write(out, write));
+        return channel.send(owner, WRITE, body, options.requestTimeoutMs()).handle((answer, error) -> {
+            if (error != null) {
+                LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(),
+                        error.toString());
+                return local.applyLocally(write);
+            }
+            return CompletableFuture.completedFuture(answerOf(write, answer));
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<byte[]> onWrite(byte[] body) {
+        EphemeralWrite write = DistroCodec.decode(body, EphemeralWrite::read);
+        return local.applyLocally(write).handle((result, error) -> {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Optional<ServiceSnapshot> snapshot = registry.snapshot(write.service());
+            return DistroCodec.encode(out -> {
+                if (cause == null) {
+                    out.writeByte(result != null && result.status() == BeatResult.Status.UNKNOWN ? 1 : 0);
+                    out.writeLong(result == null ? 0 : result.clientBeatIntervalMs());
+                } else if (cause instanceof InvalidRequestException invalid) {
+                    out.writeByte(2);
+                    Fields.writeString(out, invalid.field());
+                    Fields.writeString(out, invalid.getMessage());
+                } else if (cause instanceof InstanceNotFoundException notFound) {
+                    out.writeByte(3);
+                    DistroCodec.writeAddress(out, notFound.address());
+                } else {
+                    out.writeByte(4);
+                    Fields.writeString(out, String.valueOf(cause.getMessage()));
+                }
+                DistroCodec.writeSnapshots(out, snapshot.map(List::of).orElse(List.of()));
+                DistroCodec.writeKeys(out, snapshot.isPresent() ? List.of() : List.of(write.service()));
+            });
+        });
+    }
+
+    private BeatResult answerOf(EphemeralWrite write, byte[] answer) {
+        return DistroCodec.decode(answer, in -> {
+            byte status = in.readByte();
+            RuntimeException failure = null;
+            BeatResult result = null;
+            switch (status) {
+                case 0, 1 -> {
+                    long interval = in.readLong();
+                    result = write instanceof EphemeralWrite.Beat
+                            ? new BeatResult(status == 0 ? BeatResult.Status.OK : BeatResult.Status.UNKNOWN, interval)
+                            : null;
+                }
+                case 2 -> failure = new InvalidRequestException(Fields.readString(in), Fields.readString(in));
+                case 3 -> failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
+                default -> failure = new StoreUnavailableException("the service's owner failed the write: "
+                        + Fields.readString(in));
+            }
+            DistroCodec.readSnapshots(in).forEach(this::install);
+            DistroCodec.readKeys(in).forEach(this::drop);
+            if (failure != null) {
+                throw failure;
+            }
+            return result;
+        });
+    }
+
+    // ------------------------------------------------------------------ replication
+
+    /** The registry changed {@code service}: queued for the peers unless the change was a snapshot from one. */
+    public void changed(ServiceKey service) {
+        if (!INSTALLING.get()) {
+            dirty.add(service);
+        }
+    }
+
+    /** Installs a peer's snapshot of a service. */
+    private void install(ServiceSnapshot snapshot) {
+        INSTALLING.set(true);
+        try {
+            registry.replace(snapshot);
+        } finally {
+            INSTALLING.set(false);
+        }
+    }
+
+    /** Forgets a service its owner no longer has. */
+    private void drop(ServiceKey service) {
+        INSTALLING.set(true);
+        try {
+            registry.replace(new ServiceSnapshot(service, List.of(), "", 0));
+            registry.removeIfEmpty(service);
+        } finally {
+            INSTALLING.set(false);
+        }
+    }
+
+    private List<ServiceSnapshot> allSnapshots() {
+        List<ServiceSnapshot> all = new ArrayList<>();
+        for (ServiceKey s : registry.services()) {
+            registry.snapshot(s).ifPresent(all::add);
+        }
+        return all;
+    }
+
+    private void syncSafely() {
+        try {
+            if (dirty.isEmpty()) {
+                return;
+            }
+            List<ServiceKey> batch = List.copyOf(dirty);
+            dirty.removeAll(batch);
+            send(ring.peers(), batch);
+        } catch (RuntimeException e) {
+            LOG.warn("Distro sync failed; verification repairs it", e);
+        }
+    }
+
+    /** Sends the current state of {@code services} to {@code peers}: a snapshot, or that the service is gone. */
+    private void send(List<String> peers, List<ServiceKey> services) {
+        if (services.isEmpty() || peers.isEmpty()) {
+            return;
+        }
+        List<ServiceSnapshot> present = new ArrayList<>();
+        List<ServiceKey> gone = new ArrayList<>();
+        for (ServiceKey s : services) {
+            registry.snapshot(s).ifPresentOrElse(present::add, () -> gone.add(s));
+        }
+        byte[] body = DistroCodec.encode(out -> {
+            DistroCodec.writeSnapshots(out, present);
+            DistroCodec.writeKeys(out, gone);
+        });
+        for (String peer : peers) {
+            channel.send(peer, SYNC, body, options.requestTimeoutMs()).whenComplete((ok, error) -> {
+                if (error != null) {
+                    LOG.debug("sync to {} failed: {}", peer, error.toString());
+                }
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ verification
+
+    private void verifySafely() {
+        try {
+            Map<ServiceKey, String> owned = new HashMap<>();
+            for (ServiceKey s : registry.services()) {
+                if (ring.ownsLocally(s)) {
+                    registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.checksum()));
+                }
+            }
+            byte[] body = DistroCodec.encode(out -> DistroCodec.writeChecksums(out, owned));
+            for (String peer : ring.peers()) {
+                channel.send(peer, VERIFY, body, options.requestTimeoutMs()).thenAccept(answer -> {
+                    send(List.of(peer), DistroCodec.decode(answer, DistroCodec::readKeys));
+                }).exceptionally(error -> {
+                    LOG.debug("verify with {} failed: {}", peer, error.toString());
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Distro verification failed; the next one retries", e);
+        }
+    }
+
+    /** The keys of {@code from}'s services this node lacks or holds differently; drops those it no longer has. */
+    private byte[] onVerify(String from, byte[] body) {
+        Map<ServiceKey, String> theirs = DistroCodec.decode(body, DistroCodec::readChecksums);
+        List<ServiceKey> wanted = new ArrayList<>();
+        for (Map.Entry<ServiceKey, String> e : theirs.entrySet()) {
+            String mine = registry.snapshot(e.getKey()).map(ServiceSnapshot::checksum).orElse(null);
+            if (!e.getValue().equals(mine)) {
+                wanted.add(e.getKey());
+            }
+        }
+        for (ServiceKey s : registry.services()) {
+            if (!theirs.containsKey(s) && ring.owner(s).equals(from)) {
+                drop(s);
+            }
+        }
+        return DistroCodec.encode(out -> DistroCodec.writeKeys(out, wanted));
+    }
+
+    // ------------------------------------------------------------------ start and expiry
+
+    private void loadFromPeers(long deadlineNanos) {
+        if (loaded) {
+            return;
+        }
+        List<String> peers = ring.peers();
+        if (peers.isEmpty() || System.nanoTime() > deadlineNanos) {
+            if (!peers.isEmpty()) {
+                LOG.warn("no peer gave its ephemeral instances within {} ms; serving what this node has",
+                        options.initialLoadTimeoutMs());
+            }
+            loaded = true;
+            return;
+        }
+        tryLoad(peers, 0, deadlineNanos);
+    }
+
+    private void tryLoad(List<String> peers, int index, long deadlineNanos) {
+        if (index >= peers.size()) {
+            timer.schedule(() -> loadFromPeers(deadlineNanos), 500, TimeUnit.MILLISECONDS);
+            return;
+        }
+        String peer = peers.get(index);
+        channel.send(peer, ALL, new byte[0], options.requestTimeoutMs()).whenComplete((answer, error) -> {
+            if (error != null) {
+                tryLoad(peers, index + 1, deadlineNanos);
+                return;
+            }
+            List<ServiceSnapshot> snapshots = DistroCodec.decode(answer, DistroCodec::readSnapshots);
+            snapshots.forEach(this::install);
+            LOG.info("copied {} services' ephemeral instances from {}", snapshots.size(), peer);
+            loaded = true;
+        });
+    }
+
+    /**
+     * Whether this node ages {@code service}'s instances: only its owner does. When ownership moves
+     * here from another member, the instances first get a fresh beat time and this pass skips them:
+     * their clients' beats went to the previous owner.
+     */
+    public boolean responsible(ServiceKey service) {
+        if (!ring.ownsLocally(service)) {
+            ownedElsewhere.add(service);
+            return false;
+        }
+        if (ownedElsewhere.remove(service)) {
+            registry.apply(service, new Mutation.Grace());
+            return false;
+        }
+        return true;
+    }
+
+    /** Sends the services changed since the last sync, then stops. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        syncSafely();
+    }
+}

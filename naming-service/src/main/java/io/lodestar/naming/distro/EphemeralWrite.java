@@ -1,0 +1,64 @@
+package io.lodestar.naming.distro;
+
+import io.lodestar.naming.model.BeatInfo;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.InstancePatch;
+import io.lodestar.naming.model.ServiceKey;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Optional;
+
+/** A write to a service's ephemeral instances, as a non-owner forwards it to the service's owner. */
+public sealed interface EphemeralWrite {
+    ServiceKey service();
+
+    record Register(ServiceKey service, Instance instance) implements EphemeralWrite {}
+
+    record Deregister(ServiceKey service, InstanceAddress address) implements EphemeralWrite {}
+
+    record Update(ServiceKey service, Instance instance) implements EphemeralWrite {}
+
+    record Patch(ServiceKey service, InstanceAddress address, InstancePatch patch) implements EphemeralWrite {}
+
+    record Beat(ServiceKey service, InstanceAddress address, Optional<BeatInfo> beat) implements EphemeralWrite {}
+
+    static void write(DataOutputStream out, EphemeralWrite w) throws IOException {
+        if (w instanceof Register r) {
+            out.writeByte(1);
+            DistroCodec.writeKey(out, r.service());
+            DistroCodec.writeInstance(out, r.instance());
+        } else if (w instanceof Deregister d) {
+            out.writeByte(2);
+            DistroCodec.writeKey(out, d.service());
+            DistroCodec.writeAddress(out, d.address());
+        } else if (w instanceof Update u) {
+            out.writeByte(3);
+            DistroCodec.writeKey(out, u.service());
+            DistroCodec.writeInstance(out, u.instance());
+        } else if (w instanceof Patch p) {
+            out.writeByte(4);
+            DistroCodec.writeKey(out, p.service());
+            DistroCodec.writeAddress(out, p.address());
+            DistroCodec.writePatch(out, p.patch());
+        } else if (w instanceof Beat b) {
+            out.writeByte(5);
+            DistroCodec.writeKey(out, b.service());
+            DistroCodec.writeAddress(out, b.address());
+            DistroCodec.writeBeat(out, b.beat());
+        }
+    }
+
+    static EphemeralWrite read(DataInputStream in) throws IOException {
+        byte op = in.readByte();
+        return switch (op) {
+            case 1 -> new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in));
+            case 2 -> new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in));
+            case 3 -> new Update(DistroCodec.readKey(in), DistroCodec.readInstance(in));
+            case 4 -> new Patch(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readPatch(in));
+            case 5 -> new Beat(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readBeat(in));
+            default -> throw new IOException("unknown ephemeral write " + op);
+        };
+    }
+}

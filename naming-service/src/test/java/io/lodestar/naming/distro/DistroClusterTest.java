@@ -1,0 +1,210 @@
+package io.lodestar.naming.distro;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.MemberState;
+import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingOptions;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.OneNodeStore;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.ServiceKey;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Distro on a real three-node Raft group (three stores, three registries, one JVM, real sockets). */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class DistroClusterTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Fast timing; without empty-push protection, which would keep showing an expired list on purpose. */
+    private static final NamingOptions FAST = NamingOptions.DEFAULT
+            .withHeartbeatCheckInterval(Duration.ofMillis(200))
+            .withEmptyPushProtection(false)
+            .withDistro(new Distro.Options(50, 500, 2_000, 10_000));
+    /** Instances that turn unhealthy after 1.5 s without beats and go after 3 s. */
+    private static final Map<String, String> SHORT_LIVED = Map.of(
+            "preserved.heart.beat.interval", "500",
+            "preserved.heart.beat.timeout", "1500",
+            "preserved.ip.delete.timeout", "3000");
+
+    @TempDir
+    Path dir;
+    final List<String> peers = new ArrayList<>();
+    final RaftKvStore[] stores = new RaftKvStore[3];
+    final NamingService[] naming = new NamingService[3];
+
+    @BeforeEach
+    void startGroup() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            peers.add("127.0.0.1:" + OneNodeStore.freePort());
+        }
+        for (int i = 0; i < 3; i++) {
+            stores[i] = startStore(i);
+        }
+        await("every member to see the others", () -> {
+            for (RaftKvStore s : stores) {
+                ClusterView v = s.cluster();
+                if (v.leader() == null || v.members().stream().anyMatch(m -> m.state() == MemberState.UNREACHABLE)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private RaftKvStore startStore(int i) {
+        int port = Integer.parseInt(peers.get(i).substring(peers.get(i).indexOf(':') + 1));
+        return RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, peers, dir.resolve("n" + i),
+                "naming-distro-test-secret".getBytes(StandardCharsets.UTF_8), NamingKeyspaces.ALL)
+                .withTimeouts(600, 5_000));
+    }
+
+    private NamingService startNaming(int i) {
+        naming[i] = new NamingService(stores[i], FAST, Clock.systemUTC());
+        await("node " + i + " to load its peers' instances", naming[i]::ephemeralLoaded);
+        return naming[i];
+    }
+
+    @AfterEach
+    void stop() {
+        for (int i = 0; i < 3; i++) {
+            if (naming[i] != null) {
+                naming[i].close();
+            }
+            if (stores[i] != null) {
+                stores[i].close();
+            }
+        }
+    }
+
+    private static ServiceKey service(int n) {
+        return ServiceKey.of("public", "DEFAULT_GROUP", "svc-" + n);
+    }
+
+    private static Instance instance(String ip, Map<String, String> metadata) {
+        return new Instance(null, ip, 8080, 1, true, true, true, "DEFAULT", metadata);
+    }
+
+    private static Set<String> ips(NamingService n, ServiceKey s) {
+        return Set.copyOf(n.list(s, Set.of(), false).hosts().stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void anInstanceRegisteredThroughAnyNodeIsListedOnEveryNode() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            startNaming(i);
+        }
+        for (int n = 0; n < 12; n++) {
+            // registered through each node in turn: most land on a node that does not own the service
+            naming[n % 3].register(service(n), instance("10.0.0." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            assertEquals(Set.of("10.0.0." + (n + 1)), ips(naming[n % 3], service(n)),
+                    "the registering node reads its own write at once");
+        }
+        for (int n = 0; n < 12; n++) {
+            ServiceKey s = service(n);
+            Set<String> expected = Set.of("10.0.0." + (n + 1));
+            await("svc-" + n + " on every node", () -> expected.equals(ips(naming[0], s))
+                    && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
+        }
+        naming[1].deregister(service(0), "DEFAULT", "10.0.0.1", 8080, true).get(10, TimeUnit.SECONDS);
+        await("the deregistration on every node", () -> ips(naming[0], service(0)).isEmpty()
+                && ips(naming[1], service(0)).isEmpty() && ips(naming[2], service(0)).isEmpty());
+    }
+
+    @Test
+    void aStartingNodeCopiesItsPeersInstancesBeforeItCountsAsLoaded() throws Exception {
+        startNaming(0);
+        startNaming(1);
+        for (int n = 0; n < 6; n++) {
+            naming[n % 2].register(service(n), instance("10.0.1." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+        }
+        await("both running nodes to agree", () -> {
+            for (int n = 0; n < 6; n++) {
+                if (ips(naming[0], service(n)).isEmpty() || ips(naming[1], service(n)).isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        NamingService late = startNaming(2);
+        for (int n = 0; n < 6; n++) {
+            assertEquals(Set.of("10.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
+        }
+    }
+
+    @Test
+    void theServicesOfADeadOwnerStayWhileBeatenAndExpireWhenTheBeatsStop() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            startNaming(i);
+        }
+        String dying = peers.get(2);
+        List<ServiceKey> ownedByDying = new ArrayList<>();
+        for (int n = 0; ownedByDying.size() < 3 && n < 200; n++) {
+            if (new DistroRing(stores[0]::cluster).owner(service(n)).equals(dying)) {
+                ownedByDying.add(service(n));
+            }
+        }
+        assertEquals(3, ownedByDying.size());
+        for (ServiceKey s : ownedByDying) {
+            naming[0].register(s, instance("10.0.2.1", SHORT_LIVED)).get(10, TimeUnit.SECONDS);
+        }
+        await("node 1 to hold the dying owner's services", () -> ownedByDying.stream()
+                .allMatch(s -> ips(naming[1], s).equals(Set.of("10.0.2.1"))));
+
+        naming[2].close();
+        naming[2] = null;
+        stores[2].close();
+        stores[2] = null;
+        await("the survivors to see node 2 gone", () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
+                && !new DistroRing(stores[1]::cluster).live().contains(dying));
+
+        // the client keeps beating through node 1 for three delete timeouts: nothing expires
+        long beatUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
+        while (System.nanoTime() < beatUntil) {
+            for (ServiceKey s : ownedByDying) {
+                naming[1].beatAsync(s, "DEFAULT", "10.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
+            }
+            for (ServiceKey s : ownedByDying) {
+                assertEquals(Set.of("10.0.2.1"), ips(naming[0], s), s + " while beaten");
+                assertTrue(naming[0].list(s, Set.of(), true).hosts().size() == 1, s + " healthy while beaten");
+            }
+            Thread.sleep(250); // the client's beat interval, shortened
+        }
+        // the client stops: the new owners expire the instances, everywhere
+        await("the instances to expire on both survivors", () -> ownedByDying.stream()
+                .allMatch(s -> ips(naming[0], s).isEmpty() && ips(naming[1], s).isEmpty()));
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
