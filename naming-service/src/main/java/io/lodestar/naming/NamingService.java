@@ -604,6 +604,16 @@ public final class NamingService implements AutoCloseable {
         return notifier.subscribe(listener);
     }
 
+    /** Every service this node knows (stored, or holding instances of either kind); reads the stored ones. */
+    public Set<ServiceKey> allServices() {
+        Set<ServiceKey> services = new HashSet<>(records.all());
+        services.addAll(ephemeral.services());
+        for (PersistentInstances.Stored s : persistent.all()) {
+            services.add(s.service());
+        }
+        return services;
+    }
+
     /** Services and instances as this node sees them; reads the whole persistent keyspaces. */
     public NamingCounts counts() {
         Set<ServiceKey> services = new HashSet<>(records.all());

@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.naming.model.CheckerType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -58,7 +59,7 @@ public final class HealthChecker implements AutoCloseable {
     private final BooleanSupplier isLeader;
     private final Duration tick;
     private final int maxInFlight;
-    private final Map<HealthCheckType, Probe> probes;
+    private final Map<CheckerType, Probe> probes;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ThreadPoolExecutor resolver;
     private final AtomicLong probesStarted = new AtomicLong();
@@ -87,7 +88,7 @@ public final class HealthChecker implements AutoCloseable {
 
     /** As above with the given probes (closed with the checker); for tests. */
     HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, Duration tick, int maxInFlight,
-                  Map<HealthCheckType, Probe> probes) {
+                  Map<CheckerType, Probe> probes) {
         if (tick.isNegative() || tick.isZero()) {
             throw new IllegalArgumentException("tick must be positive: " + tick);
         }
@@ -105,10 +106,10 @@ public final class HealthChecker implements AutoCloseable {
                 new ArrayBlockingQueue<>(RESOLVER_QUEUE), r -> daemon(r, RESOLVER_THREAD));
     }
 
-    private static Map<HealthCheckType, Probe> defaultProbes() {
-        Map<HealthCheckType, Probe> probes = new EnumMap<>(HealthCheckType.class);
-        probes.put(HealthCheckType.TCP, new TcpProbe());
-        probes.put(HealthCheckType.HTTP, new HttpProbe());
+    private static Map<CheckerType, Probe> defaultProbes() {
+        Map<CheckerType, Probe> probes = new EnumMap<>(CheckerType.class);
+        probes.put(CheckerType.TCP, new TcpProbe());
+        probes.put(CheckerType.HTTP, new HttpProbe());
         return probes;
     }
 
@@ -171,7 +172,7 @@ public final class HealthChecker implements AutoCloseable {
         Set<String> seen = new HashSet<>();
         List<TargetHealth> due = new ArrayList<>();
         for (ProbeTarget target : listed) {
-            if (target.settings().type() == HealthCheckType.NONE || !seen.add(target.id())) {
+            if (target.settings().type() == CheckerType.NONE || !seen.add(target.id())) {
                 continue;
             }
             TargetHealth state = states.get(target.id());

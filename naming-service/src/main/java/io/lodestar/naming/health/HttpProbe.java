@@ -52,7 +52,7 @@ public final class HttpProbe implements Probe {
     }
 
     @Override
-    public CompletableFuture<ProbeResult> probe(String host, int port, HealthCheckSettings settings) {
+    public CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
         if (closed) {
             return CompletableFuture.completedFuture(ProbeResult.unknown("probe closed"));
         }
@@ -83,7 +83,7 @@ public final class HttpProbe implements Probe {
         return new URI("http", null, host, port, path, query, null);
     }
 
-    private static ProbeResult judge(HttpResponse<InputStream> response, HealthCheckSettings settings) {
+    private static ProbeResult judge(HttpResponse<InputStream> response, ProbeSettings settings) {
         try {
             // the status is all we need: closing now drops the body (and the connection) unread
             response.body().close();

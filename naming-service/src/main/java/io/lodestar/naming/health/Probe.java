@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 public interface Probe extends AutoCloseable {
 
     /** Probes {@code host:port} as {@code settings} say (timeout; HTTP path and expected statuses). */
-    CompletableFuture<ProbeResult> probe(String host, int port, HealthCheckSettings settings);
+    CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings);
 
     /** Stops the probe's threads; probes in flight complete UNKNOWN. Idempotent. */
     @Override

@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.naming.model.CheckerType;
 import java.util.Collection;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Collection;
  * <p>Called on the checker's scheduler thread once per tick (a fraction of a second), and only
  * while this node leads. It must be quick and must not block: return a snapshot of this node's
  * in-memory view of the persistent instances, not a store scan or a remote call. Targets whose
- * settings say {@link HealthCheckType#NONE} may be included or left out; they are not probed.
+ * settings say {@link CheckerType#NONE} may be included or left out; they are not probed.
  * A target that stops appearing is forgotten (its counters dropped); it is never reported.
  */
 @FunctionalInterface

@@ -52,7 +52,7 @@ final class TargetHealth {
         if (requested != null && requested == stored) {
             requested = null; // the flip has landed
         }
-        HealthCheckSettings settings = target.settings();
+        ProbeSettings settings = target.settings();
         boolean verdict = up ? successes >= settings.successThreshold() : failures >= settings.failureThreshold();
         if (!verdict || stored == up) {
             return null;

@@ -48,7 +48,7 @@ public final class TcpProbe implements Probe {
     }
 
     @Override
-    public CompletableFuture<ProbeResult> probe(String host, int port, HealthCheckSettings settings) {
+    public CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
         if (closed) {
             return CompletableFuture.completedFuture(ProbeResult.unknown("probe closed"));
         }

@@ -20,7 +20,7 @@ class HealthCheckerScaleTest {
     void threeHundredTargetsAreProbedByAFewThreads() throws Exception {
         List<ServerSocket> listeners = new ArrayList<>();
         FakeRegistry registry = new FakeRegistry();
-        HealthCheckSettings settings = HealthCheckSettings.tcp()
+        ProbeSettings settings = ProbeSettings.tcp()
                 .withTiming(Duration.ofSeconds(2), Duration.ofMillis(500)).withThresholds(3, 1);
         try {
             for (int i = 0; i < TARGETS; i++) {

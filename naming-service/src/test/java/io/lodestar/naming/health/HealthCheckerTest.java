@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.naming.model.CheckerType;
 import static io.lodestar.naming.health.ProbeResult.Outcome.DOWN;
 import static io.lodestar.naming.health.ProbeResult.Outcome.UP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,7 +37,7 @@ class HealthCheckerTest {
         }
     }
 
-    private static HealthCheckSettings fast(HealthCheckSettings s, int failures, int successes) {
+    private static ProbeSettings fast(ProbeSettings s, int failures, int successes) {
         return s.withTiming(TIMEOUT, INTERVAL).withThresholds(failures, successes);
     }
 
@@ -54,7 +55,7 @@ class HealthCheckerTest {
     @Test
     void tcpTargetFlipsUnhealthyWhenItsPortClosesAndHealthyWhenItListensAgain() throws Exception {
         TcpServer server = closing(new TcpServer());
-        registry.put(new ProbeTarget("a", LOCALHOST, server.port(), true, fast(HealthCheckSettings.tcp(), 3, 1)));
+        registry.put(new ProbeTarget("a", LOCALHOST, server.port(), true, fast(ProbeSettings.tcp(), 3, 1)));
         start(() -> true);
 
         Await.until("three probes connected", () -> server.accepted() >= 3);
@@ -74,7 +75,7 @@ class HealthCheckerTest {
     void httpTargetFlipsUnhealthyOn500AndHealthyOn200() {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
-                fast(HealthCheckSettings.http("/health"), 2, 1)));
+                fast(ProbeSettings.http("/health"), 2, 1)));
         start(() -> true);
 
         Await.until("answered three probes", () -> server.requests() >= 3);
@@ -92,7 +93,7 @@ class HealthCheckerTest {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(204);
         registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
-                fast(HealthCheckSettings.http("/health").withExpectedStatuses(java.util.Set.of(200)), 1, 1)));
+                fast(ProbeSettings.http("/health").withExpectedStatuses(java.util.Set.of(200)), 1, 1)));
         start(() -> true);
 
         Await.until("a 204 is unhealthy when only 200 is expected", () -> !registry.healthy("h"), registry::flipNames);
@@ -103,7 +104,7 @@ class HealthCheckerTest {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(500, 500, 200);
         registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
-                fast(HealthCheckSettings.http("/health"), 3, 1)));
+                fast(ProbeSettings.http("/health"), 3, 1)));
         start(() -> true);
 
         Await.until("answered 15 probes (two failures, then a success, five times)", () -> server.requests() >= 15);
@@ -120,7 +121,7 @@ class HealthCheckerTest {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(200, 500);
         registry.put(new ProbeTarget("h", LOCALHOST, server.port(), false,
-                fast(HealthCheckSettings.http("/health"), 3, 2)));
+                fast(ProbeSettings.http("/health"), 3, 2)));
         start(() -> true);
 
         Await.until("answered 12 probes (alternating)", () -> server.requests() >= 12);
@@ -137,8 +138,8 @@ class HealthCheckerTest {
         TcpServer open = closing(new TcpServer());
         TcpServer closed = new TcpServer();
         closed.stop();
-        registry.put(new ProbeTarget("up", LOCALHOST, open.port(), true, fast(HealthCheckSettings.tcp(), 1, 1)));
-        registry.put(new ProbeTarget("down", LOCALHOST, closed.port(), false, fast(HealthCheckSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("up", LOCALHOST, open.port(), true, fast(ProbeSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("down", LOCALHOST, closed.port(), false, fast(ProbeSettings.tcp(), 1, 1)));
         HealthChecker checker = start(() -> true);
 
         Await.until("20 probes counted", () -> checker.probesCompleted() >= 20);
@@ -151,8 +152,8 @@ class HealthCheckerTest {
         TcpServer server = closing(new TcpServer());
         ScriptedHttpServer http = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         http.answer(500);
-        registry.put(new ProbeTarget("t", LOCALHOST, server.port(), true, fast(HealthCheckSettings.tcp(), 1, 1)));
-        registry.put(new ProbeTarget("h", LOCALHOST, http.port(), true, fast(HealthCheckSettings.http("/health"), 1, 1)));
+        registry.put(new ProbeTarget("t", LOCALHOST, server.port(), true, fast(ProbeSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("h", LOCALHOST, http.port(), true, fast(ProbeSettings.http("/health"), 1, 1)));
         AtomicInteger asked = new AtomicInteger();
         HealthChecker checker = start(() -> {
             asked.incrementAndGet();
@@ -170,7 +171,7 @@ class HealthCheckerTest {
     @Test
     void losingLeadershipStopsTheProbes() throws Exception {
         TcpServer server = closing(new TcpServer());
-        registry.put(new ProbeTarget("t", LOCALHOST, server.port(), true, fast(HealthCheckSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("t", LOCALHOST, server.port(), true, fast(ProbeSettings.tcp(), 1, 1)));
         AtomicBoolean leading = new AtomicBoolean(true);
         AtomicInteger asked = new AtomicInteger();
         HealthChecker checker = start(() -> {
@@ -194,8 +195,8 @@ class HealthCheckerTest {
         TcpServer none = closing(new TcpServer());
         TcpServer tcp = closing(new TcpServer());
         registry.put(new ProbeTarget("none", LOCALHOST, none.port(), true,
-                fast(HealthCheckSettings.NONE, 1, 1)));
-        registry.put(new ProbeTarget("tcp", LOCALHOST, tcp.port(), true, fast(HealthCheckSettings.tcp(), 1, 1)));
+                fast(ProbeSettings.NONE, 1, 1)));
+        registry.put(new ProbeTarget("tcp", LOCALHOST, tcp.port(), true, fast(ProbeSettings.tcp(), 1, 1)));
         start(() -> true);
 
         Await.until("the TCP target probed 5 times", () -> tcp.accepted() >= 5);
@@ -208,7 +209,7 @@ class HealthCheckerTest {
         TcpServer closed = new TcpServer();
         closed.stop();
         registry.put(new ProbeTarget("t", LOCALHOST, closed.port(), true,
-                fast(HealthCheckSettings.tcp().withPort(checkPort.port()), 1, 1)));
+                fast(ProbeSettings.tcp().withPort(checkPort.port()), 1, 1)));
         HealthChecker checker = start(() -> true);
 
         Await.until("three probes counted on the check port",
@@ -220,9 +221,9 @@ class HealthCheckerTest {
     void aTargetThatLeavesIsForgottenAndCountsAfreshWhenItReturns() {
         ScriptedProbe probe = new ScriptedProbe();
         HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
-                Map.of(HealthCheckType.TCP, probe));
+                Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
-        ProbeTarget target = new ProbeTarget("t", LOCALHOST, 1, true, fast(HealthCheckSettings.tcp(), 3, 1));
+        ProbeTarget target = new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 3, 1));
         registry.put(target);
         probe.then(DOWN, DOWN);
         checker.start();
@@ -247,10 +248,10 @@ class HealthCheckerTest {
     void aFlipThatIsNotStoredIsAskedAgainOnlyAfterThreeIntervals() {
         ScriptedProbe probe = new ScriptedProbe();
         HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
-                Map.of(HealthCheckType.TCP, probe));
+                Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.dropFlips(true);
-        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(HealthCheckSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 1, 1)));
         for (int i = 0; i < 200; i++) {
             probe.then(DOWN);
         }
@@ -271,9 +272,9 @@ class HealthCheckerTest {
         HealthChecker checker = new HealthChecker(registry, (id, healthy) -> {
             calls.incrementAndGet();
             throw new IllegalStateException("store unavailable");
-        }, () -> true, TICK, 64, Map.of(HealthCheckType.TCP, probe));
+        }, () -> true, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
-        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(HealthCheckSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 1, 1)));
         for (int i = 0; i < 200; i++) {
             probe.then(DOWN);
         }
@@ -286,9 +287,9 @@ class HealthCheckerTest {
     void unknownResultsCountNeitherWay() {
         ScriptedProbe probe = new ScriptedProbe();
         HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
-                Map.of(HealthCheckType.TCP, probe));
+                Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
-        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(HealthCheckSettings.tcp(), 2, 1)));
+        registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 2, 1)));
         probe.then(DOWN);
         checker.start();
         Await.until("ten unknown results after the failure", () -> probe.calls() >= 11);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 /** {@link TcpProbe} and {@link HttpProbe} alone, against real sockets on 127.0.0.1. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProbesTest {
-    private static final HealthCheckSettings TCP = HealthCheckSettings.tcp()
+    private static final ProbeSettings TCP = ProbeSettings.tcp()
             .withTiming(Duration.ofMillis(1_000), Duration.ofSeconds(1));
 
     @Test
@@ -33,7 +33,7 @@ class ProbesTest {
         // a listener that never accepts, with its backlog filled: the kernel drops further SYNs
         try (TcpProbe probe = new TcpProbe();
              ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            HealthCheckSettings quick = TCP.withTiming(Duration.ofMillis(300), Duration.ofSeconds(1));
+            ProbeSettings quick = TCP.withTiming(Duration.ofMillis(300), Duration.ofSeconds(1));
             ProbeResult last = null;
             for (int i = 0; i < 20; i++) {
                 last = probe.probe("127.0.0.1", silent.getLocalPort(), quick).get(5, TimeUnit.SECONDS);
@@ -61,13 +61,13 @@ class ProbesTest {
         HttpProbe http = new HttpProbe();
         http.close();
         assertEquals(ProbeResult.Outcome.UNKNOWN,
-                http.probe("127.0.0.1", 1, HealthCheckSettings.http("/")).get(5, TimeUnit.SECONDS).outcome());
+                http.probe("127.0.0.1", 1, ProbeSettings.http("/")).get(5, TimeUnit.SECONDS).outcome());
     }
 
     @Test
     void httpJudgesTheStatus() throws Exception {
         try (HttpProbe probe = new HttpProbe(); ScriptedHttpServer server = new ScriptedHttpServer()) {
-            HealthCheckSettings s = HealthCheckSettings.http("/health?deep=true");
+            ProbeSettings s = ProbeSettings.http("/health?deep=true");
             server.answer(200);
             assertEquals(ProbeResult.up("HTTP 200"), probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS));
             server.answer(503);
@@ -81,7 +81,7 @@ class ProbesTest {
     void httpTimesOutOnASlowAnswer() throws Exception {
         try (HttpProbe probe = new HttpProbe(); ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.delay(2_000);
-            HealthCheckSettings s = HealthCheckSettings.http("/health")
+            ProbeSettings s = ProbeSettings.http("/health")
                     .withTiming(Duration.ofMillis(200), Duration.ofSeconds(1));
             ProbeResult r = probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.down("timed out after 200 ms"), r);
@@ -95,7 +95,7 @@ class ProbesTest {
             port = s.getLocalPort();
         }
         try (HttpProbe probe = new HttpProbe()) {
-            ProbeResult r = probe.probe("127.0.0.1", port, HealthCheckSettings.http("/")).get(10, TimeUnit.SECONDS);
+            ProbeResult r = probe.probe("127.0.0.1", port, ProbeSettings.http("/")).get(10, TimeUnit.SECONDS);
             assertEquals(ProbeResult.Outcome.DOWN, r.outcome(), r.detail());
         }
     }

@@ -22,7 +22,7 @@ final class ScriptedProbe implements Probe {
     }
 
     @Override
-    public synchronized CompletableFuture<ProbeResult> probe(String host, int port, HealthCheckSettings settings) {
+    public synchronized CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
         calls++;
         ProbeResult.Outcome next = script.poll();
         return CompletableFuture.completedFuture(new ProbeResult(next == null ? ProbeResult.Outcome.UNKNOWN : next,

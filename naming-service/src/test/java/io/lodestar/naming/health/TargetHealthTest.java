@@ -13,7 +13,7 @@ class TargetHealthTest {
 
     private static TargetHealth target(boolean healthy, int failures, int successes) {
         return new TargetHealth(new ProbeTarget("t", "127.0.0.1", 80, healthy,
-                HealthCheckSettings.tcp().withThresholds(failures, successes)), 0);
+                ProbeSettings.tcp().withThresholds(failures, successes)), 0);
     }
 
     private static void store(TargetHealth h, boolean healthy) {
@@ -94,6 +94,6 @@ class TargetHealthTest {
                 "a change of stored health is not a new target");
         assertTrue(h.probedDifferently(new ProbeTarget("t", "10.0.0.1", t.port(), true, t.settings())));
         assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), 81, true, t.settings())));
-        assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), true, HealthCheckSettings.http("/"))));
+        assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), true, ProbeSettings.http("/"))));
     }
 }

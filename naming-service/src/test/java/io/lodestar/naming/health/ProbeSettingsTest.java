@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.naming.model.CheckerType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,12 +11,12 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class HealthCheckSettingsTest {
+class ProbeSettingsTest {
 
     @Test
     void defaultsAreDocumented() {
-        HealthCheckSettings s = HealthCheckSettings.tcp();
-        assertEquals(HealthCheckType.TCP, s.type());
+        ProbeSettings s = ProbeSettings.tcp();
+        assertEquals(CheckerType.TCP, s.type());
         assertEquals(Duration.ofSeconds(5), s.interval());
         assertEquals(Duration.ofSeconds(2), s.timeout());
         assertEquals(3, s.failureThreshold());
@@ -26,13 +27,13 @@ class HealthCheckSettingsTest {
 
     @Test
     void emptyPathIsTheRootAndExpectedStatusesDefaultToAny2xx() {
-        HealthCheckSettings s = HealthCheckSettings.http("");
+        ProbeSettings s = ProbeSettings.http("");
         assertEquals("/", s.path());
         assertTrue(s.expects(200));
         assertTrue(s.expects(299));
         assertFalse(s.expects(302));
         assertFalse(s.expects(500));
-        HealthCheckSettings only200 = s.withExpectedStatuses(Set.of(200));
+        ProbeSettings only200 = s.withExpectedStatuses(Set.of(200));
         assertTrue(only200.expects(200));
         assertFalse(only200.expects(204));
     }
@@ -40,15 +41,15 @@ class HealthCheckSettingsTest {
     @Test
     void invalidSettingsNameTheField() {
         assertEquals("healthChecker.path",
-                assertThrows(InvalidRequestException.class, () -> HealthCheckSettings.http("health")).field());
+                assertThrows(InvalidRequestException.class, () -> ProbeSettings.http("health")).field());
         assertEquals("healthChecker.port",
-                assertThrows(InvalidRequestException.class, () -> HealthCheckSettings.tcp().withPort(70_000)).field());
+                assertThrows(InvalidRequestException.class, () -> ProbeSettings.tcp().withPort(70_000)).field());
         assertEquals("healthChecker.timeout", assertThrows(InvalidRequestException.class,
-                () -> HealthCheckSettings.tcp().withTiming(Duration.ZERO, Duration.ofSeconds(1))).field());
+                () -> ProbeSettings.tcp().withTiming(Duration.ZERO, Duration.ofSeconds(1))).field());
         assertEquals("healthChecker.failureThreshold",
-                assertThrows(InvalidRequestException.class, () -> HealthCheckSettings.tcp().withThresholds(0, 1))
+                assertThrows(InvalidRequestException.class, () -> ProbeSettings.tcp().withThresholds(0, 1))
                         .field());
         assertEquals("healthChecker.expectedResponseCode", assertThrows(InvalidRequestException.class,
-                () -> HealthCheckSettings.http("/").withExpectedStatuses(Set.of(42))).field());
+                () -> ProbeSettings.http("/").withExpectedStatuses(Set.of(42))).field());
     }
 }

@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.naming.model.CheckerType;
 import io.lodestar.kv.InvalidRequestException;
 import java.time.Duration;
 import java.util.Set;
@@ -26,7 +27,7 @@ import java.util.Set;
  * @param failureThreshold failures in a row that flip a healthy target to unhealthy
  * @param successThreshold successes in a row that flip an unhealthy target to healthy
  */
-public record HealthCheckSettings(HealthCheckType type, int port, String path, Set<Integer> expectedStatuses,
+public record ProbeSettings(CheckerType type, int port, String path, Set<Integer> expectedStatuses,
                                   Duration timeout, Duration interval, int failureThreshold,
                                   int successThreshold) {
     public static final long DEFAULT_INTERVAL_MS = 5_000;
@@ -35,12 +36,12 @@ public record HealthCheckSettings(HealthCheckType type, int port, String path, S
     public static final int DEFAULT_SUCCESS_THRESHOLD = 1;
 
     /** Not probed: the instance keeps the health it was registered or last set with. */
-    public static final HealthCheckSettings NONE = new HealthCheckSettings(HealthCheckType.NONE, 0, "/", Set.of(),
+    public static final ProbeSettings NONE = new ProbeSettings(CheckerType.NONE, 0, "/", Set.of(),
             Duration.ofMillis(DEFAULT_TIMEOUT_MS), Duration.ofMillis(DEFAULT_INTERVAL_MS), DEFAULT_FAILURE_THRESHOLD,
             DEFAULT_SUCCESS_THRESHOLD);
 
     /** Validates; {@link InvalidRequestException} names the offending field. */
-    public HealthCheckSettings {
+    public ProbeSettings {
         if (type == null) {
             throw new InvalidRequestException("healthChecker.type", "is required (NONE, TCP or HTTP)");
         }
@@ -72,38 +73,38 @@ public record HealthCheckSettings(HealthCheckType type, int port, String path, S
     }
 
     /** A TCP check of the instance's port with the default timing and thresholds. */
-    public static HealthCheckSettings tcp() {
-        return NONE.withType(HealthCheckType.TCP);
+    public static ProbeSettings tcp() {
+        return NONE.withType(CheckerType.TCP);
     }
 
     /** An HTTP check of {@code path} on the instance's port, any 2xx healthy, default timing and thresholds. */
-    public static HealthCheckSettings http(String path) {
-        return new HealthCheckSettings(HealthCheckType.HTTP, 0, path, Set.of(), NONE.timeout, NONE.interval,
+    public static ProbeSettings http(String path) {
+        return new ProbeSettings(CheckerType.HTTP, 0, path, Set.of(), NONE.timeout, NONE.interval,
                 NONE.failureThreshold, NONE.successThreshold);
     }
 
-    public HealthCheckSettings withType(HealthCheckType newType) {
-        return new HealthCheckSettings(newType, port, path, expectedStatuses, timeout, interval, failureThreshold,
+    public ProbeSettings withType(CheckerType newType) {
+        return new ProbeSettings(newType, port, path, expectedStatuses, timeout, interval, failureThreshold,
                 successThreshold);
     }
 
-    public HealthCheckSettings withPort(int newPort) {
-        return new HealthCheckSettings(type, newPort, path, expectedStatuses, timeout, interval, failureThreshold,
+    public ProbeSettings withPort(int newPort) {
+        return new ProbeSettings(type, newPort, path, expectedStatuses, timeout, interval, failureThreshold,
                 successThreshold);
     }
 
-    public HealthCheckSettings withExpectedStatuses(Set<Integer> statuses) {
-        return new HealthCheckSettings(type, port, path, statuses, timeout, interval, failureThreshold,
+    public ProbeSettings withExpectedStatuses(Set<Integer> statuses) {
+        return new ProbeSettings(type, port, path, statuses, timeout, interval, failureThreshold,
                 successThreshold);
     }
 
-    public HealthCheckSettings withTiming(Duration newTimeout, Duration newInterval) {
-        return new HealthCheckSettings(type, port, path, expectedStatuses, newTimeout, newInterval, failureThreshold,
+    public ProbeSettings withTiming(Duration newTimeout, Duration newInterval) {
+        return new ProbeSettings(type, port, path, expectedStatuses, newTimeout, newInterval, failureThreshold,
                 successThreshold);
     }
 
-    public HealthCheckSettings withThresholds(int failures, int successes) {
-        return new HealthCheckSettings(type, port, path, expectedStatuses, timeout, interval, failures, successes);
+    public ProbeSettings withThresholds(int failures, int successes) {
+        return new ProbeSettings(type, port, path, expectedStatuses, timeout, interval, failures, successes);
     }
 
     /** Whether an HTTP answer with {@code status} counts as healthy. */

@@ -1,0 +1,130 @@
+package io.lodestar.naming.health;
+
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.PersistentInstance;
+import io.lodestar.naming.model.CheckerType;
+import io.lodestar.naming.model.HealthCheckSettings;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.ServiceKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the {@link HealthChecker} over the registry's persistent instances: the probe targets are
+ * the stored instances with their cluster's checker settings (re-read at most once per {@code
+ * refresh}, so a tick costs no store scan), and a flip is written through Raft with {@link
+ * NamingService#setPersistentHealth} (idempotent: a repeated flip writes nothing). The checker
+ * probes only while {@code isLeader} holds, so one node probes and the group agrees on the result.
+ */
+public final class PersistentHealthChecks implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PersistentHealthChecks.class);
+    private static final char SEP = '\u0000';
+
+    private final NamingService naming;
+    private final Duration refresh;
+    private final Duration probeInterval;
+    private final HealthChecker checker;
+    private volatile List<ProbeTarget> targets = List.of();
+    private volatile long readAtNanos;
+
+    private PersistentHealthChecks(NamingService naming, BooleanSupplier isLeader, Duration refresh, Duration tick,
+                                   Duration probeInterval) {
+        this.naming = naming;
+        this.refresh = refresh;
+        this.probeInterval = probeInterval;
+        this.checker = new HealthChecker(this::current, this::flip, isLeader, tick, HealthChecker.DEFAULT_MAX_IN_FLIGHT);
+    }
+
+    /**
+     * Starts probing every {@value ProbeSettings#DEFAULT_INTERVAL_MS} ms with the checker's default
+     * tick, re-reading the instances every second.
+     */
+    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader) {
+        return start(naming, isLeader, Duration.ofSeconds(1), HealthChecker.DEFAULT_TICK,
+                Duration.ofMillis(ProbeSettings.DEFAULT_INTERVAL_MS));
+    }
+
+    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, Duration refresh,
+                                               Duration tick, Duration probeInterval) {
+        PersistentHealthChecks checks = new PersistentHealthChecks(naming, isLeader, refresh, tick, probeInterval);
+        checks.checker.start();
+        return checks;
+    }
+
+    private Collection<ProbeTarget> current() {
+        long now = System.nanoTime();
+        if (now - readAtNanos >= refresh.toNanos()) {
+            List<ProbeTarget> fresh = new ArrayList<>();
+            for (PersistentInstance p : naming.persistentInstances()) {
+                Instance i = p.instance();
+                ProbeSettings settings = probeSettings(p.healthCheck());
+                fresh.add(new ProbeTarget(idOf(p.service(), i), i.ip(), i.port(), i.healthy(),
+                        settings.withTiming(settings.timeout().compareTo(probeInterval) < 0 ? settings.timeout() : probeInterval,
+                                probeInterval)));
+            }
+            targets = fresh;
+            readAtNanos = now;
+        }
+        return targets;
+    }
+
+    private void flip(String id, boolean healthy) {
+        String[] f = id.split(String.valueOf(SEP), -1);
+        ServiceKey service = new ServiceKey(f[0], f[1], f[2]);
+        naming.setPersistentHealth(service, f[3], f[4], Integer.parseInt(f[5]), healthy).whenComplete((changed, error) -> {
+            if (error != null) {
+                LOG.warn("could not mark {}:{} in {} {}: {}", f[4], f[5], service.groupedName(),
+                        healthy ? "healthy" : "unhealthy", error.toString()); // asked again after a few intervals
+            } else if (changed) {
+                LOG.info("{}:{} in {} (cluster {}) is now {}", f[4], f[5], service.groupedName(), f[3],
+                        healthy ? "healthy" : "unhealthy");
+                readAtNanos = 0; // the next tick sees the stored flag
+            }
+        });
+    }
+
+    static String idOf(ServiceKey service, Instance i) {
+        return String.join(String.valueOf(SEP), service.namespace(), service.group(), service.service(), i.cluster(),
+                i.ip(), Integer.toString(i.port()));
+    }
+
+    /** The checker's form of a cluster's settings: same type, port and path; "2xx" (any success) or explicit statuses. */
+    static ProbeSettings probeSettings(HealthCheckSettings s) {
+        if (s.type() == CheckerType.NONE) {
+            return ProbeSettings.NONE;
+        }
+        ProbeSettings p = s.type() == CheckerType.HTTP ? ProbeSettings.http(s.httpPath()) : ProbeSettings.tcp();
+        return p.withPort(s.useInstancePort() ? 0 : s.checkPort()).withExpectedStatuses(expectedStatuses(s.expectedCodes()));
+    }
+
+    private static Set<Integer> expectedStatuses(String codes) {
+        if (codes.equalsIgnoreCase("2xx")) {
+            return Set.of();
+        }
+        Set<Integer> out = new HashSet<>();
+        for (String token : codes.toLowerCase(Locale.ROOT).split(",")) {
+            if (token.endsWith("xx")) {
+                int base = (token.charAt(0) - '0') * 100;
+                for (int c = base; c < base + 100; c++) {
+                    out.add(c);
+                }
+            } else {
+                out.add(Integer.parseInt(token));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        checker.close();
+    }
+}

@@ -1,0 +1,95 @@
+package io.lodestar.naming.dns;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.OneNodeStore;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.ServiceKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/** The DNS server over the real registry: answers follow registrations, whatever the case of the query. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RegistryDnsSourceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void answersTheRegistrysHealthyInstancesAndFollowsItsChanges() throws Exception {
+        ServiceKey orders = ServiceKey.of("public", "DEFAULT_GROUP", "Orders");
+        try (RaftKvStore store = OneNodeStore.start(dir);
+             NamingService naming = new NamingService(store);
+             RegistryDnsSource source = new RegistryDnsSource(naming);
+             DnsServer dns = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {
+            SimpleResolver resolver = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), dns.port()));
+            resolver.setTimeout(Duration.ofSeconds(5));
+            String name = "oRDERs.default_group.PUBLIC.lodestar.";
+            assertEquals(Rcode.NXDOMAIN, ask(resolver, name).getRcode(), "unknown before any registration");
+
+            naming.register(orders, instance("10.1.0.1", true)).get(10, TimeUnit.SECONDS);
+            naming.register(orders, instance("10.1.0.2", true)).get(10, TimeUnit.SECONDS);
+            // the index learns of a new service from the registry's notifier thread: a moment later
+            await(() -> addresses(ask(resolver, name)).equals(Set.of("10.1.0.1", "10.1.0.2")), "both instances");
+
+            naming.update(orders, instance("10.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
+            await(() -> addresses(ask(resolver, name)).equals(Set.of("10.1.0.1")), "a disabled instance to leave the answer");
+
+            naming.deregister(orders, "DEFAULT", "10.1.0.1", 8080, true).get(10, TimeUnit.SECONDS);
+            naming.deregister(orders, "DEFAULT", "10.1.0.2", 8080, true).get(10, TimeUnit.SECONDS);
+            await(() -> addresses(ask(resolver, name)).isEmpty(), "the deregistrations");
+            assertEquals(Rcode.NOERROR, ask(resolver, name).getRcode(), "a known service with nothing to serve");
+        }
+    }
+
+    private static Instance instance(String ip, boolean enabled) {
+        return new Instance(null, ip, 8080, 1, enabled, true, true, "DEFAULT", Map.of());
+    }
+
+    private static Message ask(SimpleResolver resolver, String name) throws Exception {
+        return resolver.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)));
+    }
+
+    private static Set<String> addresses(Message answer) {
+        Set<String> out = new TreeSet<>();
+        for (Record r : answer.getSection(Section.ANSWER)) {
+            if (r instanceof ARecord a) {
+                out.add(a.getAddress().getHostAddress());
+            }
+        }
+        return out;
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Check check, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.lodestar.naming.health;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.OneNodeStore;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.ServiceKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The registry's persistent instances probed for real: a TCP listener closed and reopened. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PersistentHealthChecksTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPersistentInstanceTurnsUnhealthyWhenItsPortClosesAndHealthyWhenItReopensOnlyOnTheLeader() throws Exception {
+        ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "probed");
+        AtomicBoolean leader = new AtomicBoolean(true);
+        try (RaftKvStore store = OneNodeStore.start(dir);
+             NamingService naming = new NamingService(store)) {
+            ServerSocket listener = listen(0);
+            int port = listener.getLocalPort();
+            naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
+                    .get(10, TimeUnit.SECONDS);
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, leader::get,
+                    Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
+                listener.close();
+                await("unhealthy after the port closed", () -> !healthy(naming, service));
+
+                leader.set(false); // a follower probes nothing: reopening changes nothing now
+                listener = listen(port);
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+                while (System.nanoTime() < until) {
+                    assertTrue(!healthy(naming, service), "a non-leader flipped the instance");
+                    Thread.sleep(50);
+                }
+                leader.set(true);
+                await("healthy again once the port reopened", () -> healthy(naming, service));
+                assertEquals(1, naming.list(service, Set.of(), false).hosts().size(), "probes never delete");
+            } finally {
+                listener.close();
+            }
+        }
+    }
+
+    private static ServerSocket listen(int port) throws Exception {
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return s;
+    }
+
+    private static boolean healthy(NamingService naming, ServiceKey service) {
+        return naming.instance(service, "DEFAULT", "127.0.0.1", naming.list(service, Set.of(), false).hosts().get(0).port())
+                .orElseThrow().healthy();
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
