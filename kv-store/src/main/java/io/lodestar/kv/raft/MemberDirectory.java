@@ -17,7 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Knows the members of the group: their addresses (from the committed configuration), their HTTP
  * addresses (each member publishes its own through the store, keyspace {@value #KEYSPACE}) and
- * their roles (each member is asked for its own, once a second).
+ * their roles (each member is asked for its own, once a second). A member that answered before
+ * is reported UNREACHABLE only after {@value #MISSES_BEFORE_UNREACHABLE} unanswered asks in a
+ * row: a busy member that misses one deadline must not look dead to services that route by
+ * liveness (Distro moves the ownership of ephemeral instances away from members it thinks dead).
  */
 final class MemberDirectory {
     static final String KEYSPACE = "_members";
@@ -28,7 +31,9 @@ final class MemberDirectory {
     private final Configuration initial;
     private final ForwardClient client;
     private final KvStateMachine fsm;
+    private static final int MISSES_BEFORE_UNREACHABLE = 3;
     private final Map<String, MemberState> states = new ConcurrentHashMap<>();
+    private final Map<String, Integer> misses = new ConcurrentHashMap<>();
 
     MemberDirectory(NodeImpl node, String self, Configuration initial, ForwardClient client, KvStateMachine fsm) {
         this.node = node;
@@ -53,8 +58,14 @@ final class MemberDirectory {
             if (member.equals(self)) {
                 continue;
             }
-            client.status(member, STATUS_TIMEOUT_MS).whenComplete((status, error) -> states.put(member,
-                    error == null ? parse(status.state()) : MemberState.UNREACHABLE));
+            client.status(member, STATUS_TIMEOUT_MS).whenComplete((status, error) -> {
+                if (error == null) {
+                    misses.remove(member);
+                    states.put(member, parse(status.state()));
+                } else if (misses.merge(member, 1, Integer::sum) >= MISSES_BEFORE_UNREACHABLE) {
+                    states.put(member, MemberState.UNREACHABLE);
+                }
+            });
         }
     }
 

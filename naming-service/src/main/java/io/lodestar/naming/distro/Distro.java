@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *       read on this node sees the write. If the owner cannot be reached the write is applied here
  *       instead: registration never stops (the copies are reconciled later).</li>
  *   <li><b>Replication.</b> A node that changes a service's instances itself (a write, an expiry)
- *       sends the service's snapshot to every live peer, batched every {@code syncDelay}. Snapshots
- *       received are installed whole; installing one is never sent on.</li>
+ *       sends the service's snapshot to every live peer, batched every {@code syncDelay}. A peer
+ *       installs a snapshot whole if it comes from the service's owner (as the peer sees the
+ *       ring), and never sends it on.</li>
  *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
  *       the services it owns; the peer answers with those it lacks or holds differently, which are
  *       then sent. A peer also drops the services it believes the sender owns that the sender no
@@ -90,9 +91,19 @@ public final class Distro implements AutoCloseable {
     public Distro start() {
         channel.handle(WRITE, (from, body) -> onWrite(body));
         channel.handle(SYNC, (from, body) -> {
+            // only the owner's word counts: a member that applied a write in an unreachable owner's
+            // stead, or that wrongly thinks it owns a service, must not overwrite the owner's copy
             DistroCodec.decode(body, in -> {
-                DistroCodec.readSnapshots(in).forEach(this::install);
-                DistroCodec.readKeys(in).forEach(this::drop);
+                for (ServiceSnapshot s : DistroCodec.readSnapshots(in)) {
+                    if (ring.owner(s.service()).equals(from)) {
+                        install(s);
+                    }
+                }
+                for (ServiceKey gone : DistroCodec.readKeys(in)) {
+                    if (ring.owner(gone).equals(from)) {
+                        drop(gone);
+                    }
+                }
                 return null;
             });
             return CompletableFuture.completedFuture(new byte[0]);

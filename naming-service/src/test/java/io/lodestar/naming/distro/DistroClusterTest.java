@@ -131,6 +131,10 @@ class DistroClusterTest {
 
     @Test
     void aStartingNodeCopiesItsPeersInstancesBeforeItCountsAsLoaded() throws Exception {
+        stores[2].close(); // node 2 joins later, as a restarted member does
+        stores[2] = null;
+        await("nodes 0 and 1 to see node 2 gone", () -> new DistroRing(stores[0]::cluster).live().size() == 2
+                && new DistroRing(stores[1]::cluster).live().size() == 2);
         startNaming(0);
         startNaming(1);
         for (int n = 0; n < 6; n++) {
@@ -144,6 +148,8 @@ class DistroClusterTest {
             }
             return true;
         });
+        stores[2] = startStore(2);
+        await("node 2 to see its peers", () -> new DistroRing(stores[2]::cluster).live().size() == 3);
         NamingService late = startNaming(2);
         for (int n = 0; n < 6; n++) {
             assertEquals(Set.of("10.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
