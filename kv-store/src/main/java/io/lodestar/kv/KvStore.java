@@ -1,5 +1,6 @@
 package io.lodestar.kv;
 
+import io.lodestar.kv.cluster.ClusterAdmin;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.Readiness;
@@ -63,6 +64,9 @@ public interface KvStore extends AutoCloseable {
 
     /** Authenticated messages to and from the other members, for services replicated outside Raft. */
     PeerChannel peers();
+
+    /** Membership changes and leadership transfer. */
+    ClusterAdmin admin();
 
     /** Hands leadership over if this node leads a group of several, then stops. */
     @Override

@@ -26,6 +26,7 @@ import io.lodestar.kv.NoLeaderException;
 import io.lodestar.kv.NotLeaderException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.WriteOutcomeUnknownException;
+import io.lodestar.kv.cluster.ClusterAdmin;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.PeerMessageHandler;
@@ -86,6 +87,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private volatile NodeImpl node;
     private volatile ReadinessTracker readiness;
     private volatile MemberDirectory members;
+    private volatile RaftClusterAdmin admin;
     private volatile long term;
     private volatile long leaderTerm = -1;
     private volatile String haltReason;
@@ -457,6 +459,17 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     @Override
+    public synchronized ClusterAdmin admin() {
+        if (closed) {
+            throw new StoreUnavailableException("the store is shutting down");
+        }
+        if (admin == null) {
+            admin = new RaftClusterAdmin(() -> members.members(), (int) config.requestTimeoutMs());
+        }
+        return admin;
+    }
+
+    @Override
     public PeerChannel peers() {
         return new PeerChannel() {
             @Override
@@ -575,6 +588,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     private void closeQuietly() {
         closed = true;
+        synchronized (this) {
+            if (admin != null) {
+                admin.close();
+            }
+        }
         // not shutdownNow(): writes waiting to retry must still run, to fail as "shutting down"
         // instead of never completing
         scheduler.shutdown();

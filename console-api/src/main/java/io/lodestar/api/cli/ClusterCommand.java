@@ -1,0 +1,94 @@
+package io.lodestar.api.cli;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code lodestar cluster ...}: shows and changes a running group through any member's HTTP API. */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+        description = "Show the group, add or remove a member, or move leadership (through any member).",
+        subcommands = {ClusterCommand.Status.class, ClusterCommand.AddMember.class, ClusterCommand.RemoveMember.class,
+                ClusterCommand.TransferLeader.class})
+final class ClusterCommand {
+
+    /** Options every subcommand shares. */
+    static class Target {
+        @Option(names = "--server", defaultValue = "127.0.0.1:8848", paramLabel = "host:httpPort",
+                description = "Any member's HTTP address (default: ${DEFAULT-VALUE}).")
+        String server;
+
+        int send(String method, String path, String address) throws Exception {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + server + path))
+                    .timeout(Duration.ofSeconds(60));
+            if (address != null) {
+                String form = "address=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
+                request = method.equals("DELETE")
+                        ? HttpRequest.newBuilder(URI.create("http://" + server + path + "?" + form)).DELETE()
+                        : request.header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofString(form));
+            }
+            HttpResponse<String> answer;
+            try {
+                answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.io.IOException e) {
+                System.err.println("cannot reach " + server + ": " + e);
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+            (answer.statusCode() < 300 ? System.out : System.err).println(answer.body());
+            return answer.statusCode() < 300 ? CommandLine.ExitCode.OK
+                    : answer.statusCode() < 500 ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Print the group as this member sees it.")
+    static final class Status extends Target implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            return send("GET", "/lodestar/v1/cluster", null);
+        }
+    }
+
+    @Command(name = "add-member", mixinStandardHelpOptions = true,
+            description = "Add a started node (its --peers listing the members and itself) to the group.")
+    static final class AddMember extends Target implements Callable<Integer> {
+        @Parameters(paramLabel = "host:raftPort")
+        String address;
+
+        @Override
+        public Integer call() throws Exception {
+            return send("POST", "/lodestar/v1/cluster/members", address);
+        }
+    }
+
+    @Command(name = "remove-member", mixinStandardHelpOptions = true, description = "Remove a member from the group.")
+    static final class RemoveMember extends Target implements Callable<Integer> {
+        @Parameters(paramLabel = "host:raftPort")
+        String address;
+
+        @Override
+        public Integer call() throws Exception {
+            return send("DELETE", "/lodestar/v1/cluster/members", address);
+        }
+    }
+
+    @Command(name = "transfer-leader", mixinStandardHelpOptions = true, description = "Hand leadership to a member.")
+    static final class TransferLeader extends Target implements Callable<Integer> {
+        @Parameters(paramLabel = "host:raftPort")
+        String address;
+
+        @Override
+        public Integer call() throws Exception {
+            return send("POST", "/lodestar/v1/cluster/leader", address);
+        }
+    }
+}
