@@ -8,6 +8,7 @@ import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
+import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
 import io.lodestar.api.v1.naming.NamingHealthRoutes;
 import io.lodestar.api.v1.naming.OperatorRoutes;
@@ -74,6 +75,7 @@ public final class HttpApi {
         NamespaceRoutes.install(app, new NamespaceService(store));
         InstanceRoutes.install(app, naming, udp);
         ServiceRoutes.install(app, naming);
+        ClusterRoutes.install(app, naming);
         NamingHealthRoutes.install(app, naming);
         OperatorRoutes.install(app, store, naming, udp);
         NamingV2Routes.install(app, naming);
