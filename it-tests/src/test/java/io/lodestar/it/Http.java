@@ -37,6 +37,14 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(form(form))));
     }
 
+    /** Any method, with {@code form} (may be empty) as a form body. */
+    static Response send(String address, String method, String pathAndQuery, Map<String, String> form)
+            throws IOException {
+        return send(HttpRequest.newBuilder(uri(address, pathAndQuery))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .method(method, HttpRequest.BodyPublishers.ofString(form(form))));
+    }
+
     static JsonNode json(String address, String path) throws IOException {
         Response r = get(address, path);
         if (r.status != 200) {

@@ -9,17 +9,23 @@ import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvException;
 import io.lodestar.kv.NoLeaderException;
 import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.naming.InstanceNotFoundException;
+import io.lodestar.naming.NamingException;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where errors become HTTP status codes: a client can tell a bad request (400, with
- * the field), a cluster that cannot take writes now (503, nothing written) and a write whose
- * outcome is unknown (504, it may have been applied).
+ * the field, or a naming refusal such as an unknown service), a missing instance (404), a cluster
+ * that cannot take writes now (503, nothing written) and a write whose outcome is unknown (504, it
+ * may have been applied).
  */
 public final class ErrorMapping {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
+
+    /** An error as the v1 API answers it: the status and the plain-text body. */
+    public record Mapped(int status, String message) {}
 
     private ErrorMapping() {}
 
@@ -29,24 +35,38 @@ public final class ErrorMapping {
     }
 
     static void handle(Throwable e, Context ctx) {
+        Mapped m = map(e, ctx);
+        ctx.status(m.status()).result(m.message());
+    }
+
+    /**
+     * The status and body for {@code e} (unwrapped from a {@link CompletionException}); an
+     * unexpected error is logged with the request it failed and becomes 500.
+     */
+    public static Mapped map(Throwable e, Context ctx) {
         if (e instanceof CompletionException && e.getCause() != null) {
             e = e.getCause();
         }
         if (e instanceof HttpResponseException h) {
-            ctx.status(h.getStatus()).result(h.getMessage());
+            return new Mapped(h.getStatus(), h.getMessage());
         } else if (e instanceof InvalidRequestException bad) {
-            ctx.status(400).result("caused: " + bad.getMessage());
+            return new Mapped(400, "caused: " + bad.getMessage());
         } else if (e instanceof ConfigConflictException conflict) {
-            ctx.status(409).result(conflict.getMessage());
+            return new Mapped(409, conflict.getMessage());
         } else if (e instanceof NamespaceNotEmptyException notEmpty) {
-            ctx.status(409).result("caused: namespaceId: " + notEmpty.getMessage());
+            return new Mapped(409, "caused: namespaceId: " + notEmpty.getMessage());
+        } else if (e instanceof InstanceNotFoundException missing) {
+            return new Mapped(404, "caused: " + missing.getMessage());
+        } else if (e instanceof NamingException refused) {
+            // a service that exists, is missing or still has instances, a health flag a probe owns:
+            // Nacos answers each with 400; nothing was written
+            return new Mapped(400, "caused: " + refused.getMessage());
         } else if (e instanceof NoLeaderException || e instanceof StoreUnavailableException) {
-            ctx.status(503).result(e.getMessage());
+            return new Mapped(503, e.getMessage());
         } else if (e instanceof KvException kv && kv.outcomeUnknown()) {
-            ctx.status(504).result("write outcome unknown: " + kv.getMessage());
-        } else {
-            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-            ctx.status(500).result("internal error: " + e);
+            return new Mapped(504, "write outcome unknown: " + kv.getMessage());
         }
+        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+        return new Mapped(500, "internal error: " + e);
     }
 }

@@ -2,12 +2,19 @@ package io.lodestar.api.http;
 
 import io.javalin.Javalin;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.ConfigRoutes;
 import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
+import io.lodestar.api.v1.naming.ClusterRoutes;
+import io.lodestar.api.v1.naming.InstanceRoutes;
+import io.lodestar.api.v1.naming.NamingHealthRoutes;
+import io.lodestar.api.v1.naming.OperatorRoutes;
+import io.lodestar.api.v1.naming.ServiceRoutes;
 import io.lodestar.api.v2.ConfigV2Routes;
+import io.lodestar.api.v2.NamingV2Routes;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
@@ -15,6 +22,7 @@ import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
+import io.lodestar.naming.NamingService;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -33,8 +41,12 @@ public final class HttpApi {
 
     private HttpApi() {}
 
-    /** The server, not started, listening on {@code host:port} once started. */
-    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, String host, int port) {
+    /**
+     * The server, not started, listening on {@code host:port} once started; {@code udp} may be
+     * null (list queries then subscribe nobody to pushes).
+     */
+    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, NamingService naming,
+                                 UdpPusher udp, String host, int port) {
         Metrics metrics = new Metrics(store);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
@@ -62,6 +74,12 @@ public final class HttpApi {
         HistoryRoutes.install(app, configs);
         ListenerRoutes.install(app, listeners);
         NamespaceRoutes.install(app, new NamespaceService(store));
+        InstanceRoutes.install(app, naming, udp);
+        ServiceRoutes.install(app, naming);
+        ClusterRoutes.install(app, naming);
+        NamingHealthRoutes.install(app, naming);
+        OperatorRoutes.install(app, store, naming, udp);
+        NamingV2Routes.install(app, naming);
         return app;
     }
 }

@@ -10,10 +10,19 @@ import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.ChangeLogRetention;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.api.push.PushRoutes;
+import io.lodestar.api.udp.UdpPushSettings;
+import io.lodestar.api.udp.UdpPusher;
+import io.lodestar.api.v1.naming.NamingJson;
+import io.lodestar.api.v1.naming.NamingParams;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingService;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +40,44 @@ public final class LodestarServer implements AutoCloseable {
     private volatile HistoryRetention retention; // set once started, below
     private volatile ChangeLogRetention changeLogRetention; // likewise
     private final PushHub push;
+    private final Naming naming;
+
+    /** The registry with its UDP push (null when the port could not be bound) and the push's subscription to changes. */
+    private record Naming(NamingService service, UdpPusher udp, AutoCloseable subscription) {
+        static Naming start(RaftKvStore store, String host) {
+            NamingService naming = new NamingService(store);
+            UdpPusher udp;
+            try {
+                udp = UdpPusher.start(host, (service, clusters) -> NamingJson.listJson(
+                        naming.list(service, NamingParams.clusterSet(clusters), false), clusters), UdpPushSettings.DEFAULT);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll", host,
+                        e.toString());
+                udp = null;
+            }
+            AutoCloseable subscription = udp == null ? () -> { } : naming.subscribe(udp::serviceChanged);
+            return new Naming(naming, udp, subscription);
+        }
+
+        /** Push first, then the registry; the store stays open. */
+        void close() {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                LOG.warn("unsubscribing UDP push from naming changes failed", e);
+            }
+            if (udp != null) {
+                udp.close();
+            }
+            service.close();
+        }
+    }
 
     private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher,
-                           LongPollRegistry listeners, PushHub push) {
+                           LongPollRegistry listeners, PushHub push, Naming naming) {
         this.listeners = listeners;
         this.push = push;
+        this.naming = naming;
         this.store = store;
         this.http = http;
         this.watcher = watcher;
@@ -45,20 +87,24 @@ public final class LodestarServer implements AutoCloseable {
         HttpStackWarmup.startInBackground();
         HeapReturn.enable();
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
+        Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
+        keyspaces.addAll(NamingKeyspaces.ALL);
         KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
-                        ConfigKeyspaces.ALL)
+                        Set.copyOf(keyspaces))
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs());
         RaftKvStore store = RaftKvStore.start(config);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);
         PushHub push = new PushHub(store, configs);
+        Naming naming = Naming.start(store, s.host());
         Javalin http;
         try {
-            http = HttpApi.create(store, configs, listeners, s.host(), s.httpPort());
+            http = HttpApi.create(store, configs, listeners, naming.service(), naming.udp(), s.host(), s.httpPort());
             PushRoutes.install(http, push);
             http.start();
         } catch (RuntimeException e) {
+            naming.close();
             push.close();
             listeners.close();
             store.close();
@@ -73,7 +119,7 @@ public final class LodestarServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        LodestarServer server = new LodestarServer(store, http, watcher, listeners, push);
+        LodestarServer server = new LodestarServer(store, http, watcher, listeners, push, naming);
         watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
         server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
                 .start(); // trims history on the leader only
@@ -108,6 +154,7 @@ public final class LodestarServer implements AutoCloseable {
         listeners.close(); // answers held polls first, so their clients re-poll elsewhere
         push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();
+        naming.close();
         if (retention != null) {
             retention.close();
         }

@@ -1,0 +1,374 @@
+package io.lodestar.api.udp;
+
+import io.lodestar.naming.model.ServiceKey;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes instance lists to Nacos 1.x clients over UDP, so they hear of a change within a moment
+ * instead of at their next poll (every 10 s).
+ *
+ * <p><b>Subscribers.</b> A list query with a {@code udpPort} subscribes (service, address, port,
+ * clusters) through {@link #subscribe}; each further query renews it. A subscriber that has not
+ * been renewed for {@link UdpPushSettings#subscriberTtl()} is dropped.
+ *
+ * <p><b>Pushes.</b> {@link #serviceChanged} marks a service; the push thread then renders the
+ * service's list once per distinct cluster filter among its subscribers ({@link PushSource}) and
+ * sends each subscriber a {@link PushPacket} with its own id, all from one {@link DatagramChannel}.
+ * A push not acknowledged (a {@code push-ack} echoing its id, from the address it was sent to)
+ * within {@link UdpPushSettings#resendInterval()} is sent again, at most {@link
+ * UdpPushSettings#resends()} times, then given up: the client still polls. A newer push to the
+ * same subscriber replaces an unacknowledged older one, whose resends stop, so a late resend can
+ * never bring back an older list (the 1.x client takes whatever list arrives last).
+ *
+ * <p><b>Threads.</b> {@link #subscribe} and {@link #serviceChanged} may be called from any thread
+ * and never block on the network (the latter only marks the service and wakes the push thread, so
+ * the naming notifier is never held up). One push thread renders, sends, resends and expires; one
+ * receiver thread reads acks.
+ */
+public final class UdpPusher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UdpPusher.class);
+    /** Acks are tiny; anything longer is not one and is not parsed. */
+    private static final int MAX_ACK_BYTES = 4096;
+    private static final long CAP_WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** Where to push and which clusters the subscriber asked for (the query's string). */
+    record Target(InetSocketAddress address, String clusters) {}
+
+    private static final class Subscriber {
+        final Target target;
+        volatile long lastSeenNanos;
+        /** The id of this subscriber's unacknowledged push, -1 if none; push thread only. */
+        long pendingId = -1;
+
+        Subscriber(Target target, long now) {
+            this.target = target;
+            this.lastSeenNanos = now;
+        }
+    }
+
+    private static final class Pending {
+        final long id;
+        final Subscriber subscriber;
+        final byte[] datagram;
+        int resends;
+
+        Pending(long id, Subscriber subscriber, byte[] datagram) {
+            this.id = id;
+            this.subscriber = subscriber;
+            this.datagram = datagram;
+        }
+    }
+
+    private final DatagramChannel channel;
+    private final PushSource source;
+    private final UdpPushSettings settings;
+    private final ScheduledExecutorService pushThread;
+    private final Thread receiver;
+    private final ConcurrentHashMap<ServiceKey, ConcurrentHashMap<Target, Subscriber>> subscribers =
+            new ConcurrentHashMap<>();
+    private final AtomicInteger subscriberCount = new AtomicInteger();
+    private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Unacknowledged pushes by id; added and resent on the push thread, removed by either thread. */
+    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
+    private final AtomicLong pushes = new AtomicLong();
+    private final AtomicLong acks = new AtomicLong();
+    private final AtomicLong resends = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong lastCapWarning = new AtomicLong(System.nanoTime() - CAP_WARNING_INTERVAL_NANOS);
+    private volatile boolean closed;
+
+    private UdpPusher(DatagramChannel channel, PushSource source, UdpPushSettings settings) {
+        this.channel = channel;
+        this.source = source;
+        this.settings = settings;
+        this.pushThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "udp-push");
+            t.setDaemon(true);
+            return t;
+        });
+        this.receiver = new Thread(this::receiveAcks, "udp-push-acks");
+        this.receiver.setDaemon(true);
+    }
+
+    /** Binds a UDP port on {@code host} (any free port: clients learn nothing of it but the source of pushes) and starts. */
+    public static UdpPusher start(String host, PushSource source, UdpPushSettings settings) throws IOException {
+        DatagramChannel channel = DatagramChannel.open();
+        try {
+            channel.bind(new InetSocketAddress(host, 0));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        UdpPusher pusher = new UdpPusher(channel, source, settings);
+        pusher.receiver.start();
+        long sweep = Math.max(10, Math.min(settings.subscriberTtl().toMillis() / 3, 10_000));
+        pusher.pushThread.scheduleWithFixedDelay(pusher::expire, sweep, sweep, TimeUnit.MILLISECONDS);
+        LOG.info("UDP push to 1.x clients from {}", pusher.localAddress());
+        return pusher;
+    }
+
+    /** The address pushes are sent from (and acks read on). */
+    public InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Subscribes {@code address:port} to pushes of {@code service} filtered by {@code clusters} (as
+     * the list query gave them), or renews that subscription. Any thread; never blocks on I/O.
+     */
+    public void subscribe(ServiceKey service, String clusters, InetAddress address, int port) {
+        if (closed) {
+            return;
+        }
+        Target target = new Target(new InetSocketAddress(address, port), clusters == null ? "" : clusters);
+        long now = System.nanoTime();
+        // every change to a service's subscriber map happens inside compute on the outer map, so
+        // expiry removing an emptied map can never lose a subscription added at the same time
+        subscribers.compute(service, (key, subs) -> {
+            ConcurrentHashMap<Target, Subscriber> map = subs == null ? new ConcurrentHashMap<>() : subs;
+            Subscriber known = map.get(target);
+            if (known != null) {
+                known.lastSeenNanos = now;
+            } else if (subscriberCount.get() < settings.maxSubscribers()) {
+                map.put(target, new Subscriber(target, now));
+                subscriberCount.incrementAndGet();
+            } else {
+                warnCapped();
+            }
+            return map.isEmpty() ? null : map;
+        });
+    }
+
+    private void warnCapped() {
+        long last = lastCapWarning.get();
+        long now = System.nanoTime();
+        if (now - last >= CAP_WARNING_INTERVAL_NANOS && lastCapWarning.compareAndSet(last, now)) {
+            LOG.warn("{} UDP push subscribers held, the most allowed: further clients are not subscribed and poll instead",
+                    settings.maxSubscribers());
+        }
+    }
+
+    /** Reports that {@code service} changed: its subscribers get the new list. Any thread; never blocks. */
+    public void serviceChanged(ServiceKey service) {
+        if (closed || !subscribers.containsKey(service)) {
+            return;
+        }
+        dirty.add(service);
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                pushThread.execute(this::drain);
+            } catch (RejectedExecutionException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    public UdpPushSettings settings() {
+        return settings;
+    }
+
+    public PushStats stats() {
+        return new PushStats(subscriberCount.get(), pending.size(), pushes.get(), acks.get(), resends.get(),
+                failures.get());
+    }
+
+    private void drain() {
+        // cleared first: a service marked from now on schedules another drain, one marked before is seen below
+        drainScheduled.set(false);
+        for (Iterator<ServiceKey> it = dirty.iterator(); it.hasNext(); ) {
+            ServiceKey service = it.next();
+            it.remove();
+            try {
+                push(service);
+            } catch (RuntimeException e) {
+                LOG.warn("pushing {} failed", service, e);
+            }
+        }
+    }
+
+    private void push(ServiceKey service) {
+        Map<Target, Subscriber> subs = subscribers.get(service);
+        if (subs == null) {
+            return;
+        }
+        Map<String, String> lists = new HashMap<>();
+        for (Subscriber s : subs.values()) {
+            String clusters = s.target.clusters();
+            if (!lists.containsKey(clusters)) {
+                lists.put(clusters, render(service, clusters));
+            }
+            String json = lists.get(clusters);
+            if (json != null) {
+                send(service, s, json);
+            }
+        }
+    }
+
+    private String render(ServiceKey service, String clusters) {
+        try {
+            return source.listJson(service, clusters);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot render {} (clusters '{}') for a push; its subscribers will poll", service, clusters, e);
+            return null;
+        }
+    }
+
+    private void send(ServiceKey service, Subscriber s, String json) {
+        long id = ids.incrementAndGet();
+        byte[] datagram = PushPacket.encode("dom", json, id);
+        if (datagram.length > PushPacket.MAX_DATAGRAM) {
+            failures.incrementAndGet();
+            LOG.debug("the list of {} is {} bytes even gzipped, too large for a datagram; its subscribers poll",
+                    service, datagram.length);
+            return;
+        }
+        if (s.pendingId >= 0) {
+            pending.remove(s.pendingId); // superseded: resending it could undo this newer list
+        }
+        Pending p = new Pending(id, s, datagram);
+        pending.put(id, p);
+        s.pendingId = id;
+        pushes.incrementAndGet();
+        transmit(p);
+        scheduleCheck(id);
+    }
+
+    private void scheduleCheck(long id) {
+        try {
+            pushThread.schedule(() -> checkAck(id), settings.resendInterval().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed
+        }
+    }
+
+    private void checkAck(long id) {
+        Pending p = pending.get(id);
+        if (p == null) {
+            return; // acknowledged or superseded
+        }
+        if (p.resends >= settings.resends()) {
+            if (pending.remove(id) != null) {
+                failures.incrementAndGet();
+                LOG.debug("push {} to {} unacknowledged after {} resends; giving up", id, p.subscriber.target, p.resends);
+            }
+            if (p.subscriber.pendingId == id) {
+                p.subscriber.pendingId = -1;
+            }
+            return;
+        }
+        p.resends++;
+        resends.incrementAndGet();
+        transmit(p);
+        scheduleCheck(id);
+    }
+
+    private void transmit(Pending p) {
+        try {
+            channel.send(ByteBuffer.wrap(p.datagram), p.subscriber.target.address());
+        } catch (IOException | RuntimeException e) {
+            // e.g. an IPv6 subscriber while bound to IPv4: the resends will fail alike and give up
+            LOG.debug("sending push {} to {} failed: {}", p.id, p.subscriber.target, e.toString());
+        }
+    }
+
+    private void receiveAcks() {
+        ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+        while (!closed) {
+            buffer.clear();
+            SocketAddress from;
+            try {
+                from = channel.receive(buffer);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.debug("reading a push ack failed: {}", e.toString());
+                continue;
+            }
+            buffer.flip();
+            if (!(from instanceof InetSocketAddress sender) || buffer.limit() > MAX_ACK_BYTES) {
+                continue;
+            }
+            long id = PushPacket.ackedId(buffer.array(), buffer.limit());
+            if (id >= 0) {
+                acknowledge(id, sender);
+            }
+        }
+    }
+
+    /** Only the address a push went to can acknowledge it, so a forged ack cannot silence resends to someone else. */
+    private void acknowledge(long id, InetSocketAddress from) {
+        boolean[] matched = new boolean[1];
+        pending.computeIfPresent(id, (k, p) -> {
+            if (p.subscriber.target.address().equals(from)) {
+                matched[0] = true;
+                return null;
+            }
+            return p;
+        });
+        if (matched[0]) {
+            acks.incrementAndGet();
+        }
+    }
+
+    private void expire() {
+        long cutoff = System.nanoTime() - settings.subscriberTtl().toNanos();
+        for (ServiceKey service : subscribers.keySet()) {
+            subscribers.computeIfPresent(service, (key, subs) -> {
+                subs.values().removeIf(s -> {
+                    if (s.lastSeenNanos - cutoff < 0) {
+                        subscriberCount.decrementAndGet();
+                        return true;
+                    }
+                    return false;
+                });
+                return subs.isEmpty() ? null : subs;
+            });
+        }
+    }
+
+    /** Stops pushing and closes the channel; pending resends are dropped. */
+    @Override
+    public void close() {
+        closed = true;
+        pushThread.shutdownNow();
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("closing the UDP push channel failed", e);
+        }
+        try {
+            receiver.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.lodestar.api.v1.naming;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.javalin.Javalin;
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.model.CheckerType;
+import io.lodestar.naming.model.HealthCheckSettings;
+import io.lodestar.naming.model.ServiceKey;
+import java.util.Locale;
+
+/**
+ * {@code PUT /nacos/v1/ns/cluster}: how one cluster of a service is probed (Nacos's cluster
+ * update): {@code clusterName}, {@code healthChecker} (JSON: {@code {"type":"NONE"|"TCP"|"HTTP",
+ * "path":"/health","expectedResponseCode":200}}; HTTP {@code headers} are not supported and
+ * refused), {@code checkPort} (80) and {@code useInstancePort4Check} (true). Cluster {@code
+ * metadata} is not stored and is refused rather than dropped.
+ */
+public final class ClusterRoutes {
+    private static final String PATH = InstanceRoutes.BASE + "/cluster";
+
+    private ClusterRoutes() {}
+
+    public static void install(Javalin app, NamingService naming) {
+        app.put(PATH, ctx -> {
+            ServiceKey service = NamingParams.service(ctx);
+            String cluster = NamingParams.required(ctx, "clusterName");
+            if (!NamingParams.metadata(ctx).isEmpty()) {
+                throw new InvalidRequestException("metadata", "cluster metadata is not supported");
+            }
+            HealthCheckSettings settings = settings(NamingParams.required(ctx, "healthChecker"),
+                    NamingParams.integer(ctx, "checkPort", HealthCheckSettings.DEFAULT.checkPort(), 0, 65535),
+                    NamingParams.bool(ctx, "useInstancePort4Check", true));
+            ctx.future(() -> naming.updateCluster(service, cluster, settings).thenAccept(v -> ctx.result("ok")));
+        });
+    }
+
+    static HealthCheckSettings settings(String json, int checkPort, boolean useInstancePort) {
+        JsonNode node;
+        try {
+            node = NamingParams.JSON.readTree(json);
+        } catch (JacksonException e) {
+            throw new InvalidRequestException("healthChecker", "not valid JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject() || !node.path("type").isTextual()) {
+            throw new InvalidRequestException("healthChecker", "must be a JSON object with a \"type\" (NONE, TCP or HTTP)");
+        }
+        CheckerType type;
+        try {
+            type = CheckerType.valueOf(node.get("type").asText().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("healthChecker", "type '" + NamingParams.shorten(node.get("type").asText())
+                    + "' is not supported (NONE, TCP or HTTP)");
+        }
+        JsonNode headers = node.get("headers");
+        if (headers != null && !headers.isNull() && !headers.asText().isEmpty()) {
+            throw new InvalidRequestException("healthChecker", "HTTP probe headers are not supported");
+        }
+        JsonNode path = node.get("path");
+        JsonNode codes = node.get("expectedResponseCode");
+        return new HealthCheckSettings(type, path == null || path.isNull() ? null : path.asText(), checkPort,
+                useInstancePort, codes == null || codes.isNull() ? null : codes.asText());
+    }
+}

@@ -1,0 +1,198 @@
+package io.lodestar.api.v1.naming;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.lodestar.api.http.Params;
+import io.lodestar.api.udp.UdpPusher;
+import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.naming.BeatResult;
+import io.lodestar.naming.InstanceNotFoundException;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.model.BeatInfo;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.InstancePatch;
+import io.lodestar.naming.model.NamingValidation;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.query.ServiceView;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code /nacos/v1/ns/instance}: register, deregister, update, patch and read one instance; the
+ * instance list (which also subscribes a 1.x client to UDP pushes); heartbeats. Bodies and codes
+ * as NACOS-WIRE.md describes them.
+ */
+public final class InstanceRoutes {
+    static final String BASE = "/nacos/v1/ns";
+    private static final String PATH = BASE + "/instance";
+    /** Nacos's NamingResponseCode: the beat was taken / the instance is unknown, register again. */
+    static final int CODE_OK = 10200;
+    static final int CODE_NOT_FOUND = 20404;
+
+    private final NamingService naming;
+    private final UdpPusher udp;
+
+    private InstanceRoutes(NamingService naming, UdpPusher udp) {
+        this.naming = naming;
+        this.udp = udp;
+    }
+
+    /** Installs the routes; {@code udp} may be null, then list queries subscribe nobody to pushes. */
+    public static void install(Javalin app, NamingService naming, UdpPusher udp) {
+        InstanceRoutes r = new InstanceRoutes(naming, udp);
+        app.post(PATH, r::register);
+        app.delete(PATH, r::deregister);
+        app.put(PATH, r::update);
+        app.patch(PATH, r::patch);
+        app.get(PATH, r::detail);
+        app.get(PATH + "/list", r::list);
+        app.put(PATH + "/beat", r::beat);
+    }
+
+    private void register(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        Instance instance = NamingParams.instance(ctx);
+        ctx.future(() -> naming.register(service, instance).thenAccept(v -> ctx.result("ok")));
+    }
+
+    private void deregister(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        String ip = NamingParams.required(ctx, "ip");
+        int port = NamingParams.port(ctx);
+        String cluster = NamingParams.cluster(ctx);
+        boolean ephemeral = NamingParams.bool(ctx, "ephemeral", true);
+        ctx.future(() -> naming.deregister(service, cluster, ip, port, ephemeral).thenAccept(v -> ctx.result("ok")));
+    }
+
+    /** Nacos 2.x's update: weight and enabled replaced, metadata merged into the old. */
+    private void update(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        Instance instance = NamingParams.instance(ctx);
+        ctx.future(() -> naming.update(service, instance).thenAccept(v -> ctx.result("ok")));
+    }
+
+    /** Only the given fields change; metadata, when given, replaces the old whole. */
+    private void patch(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        String ip = NamingParams.required(ctx, "ip");
+        int port = NamingParams.port(ctx);
+        String cluster = NamingParams.cluster(ctx);
+        if (Params.get(ctx, "healthy") != null) {
+            // Nacos 1.4 lets PATCH set health; here heartbeats or probes own it, and a manual
+            // change goes through the one route that checks who owns it
+            throw new InvalidRequestException("healthy", "cannot be patched; use PUT " + BASE + "/health/instance");
+        }
+        InstancePatch patch = new InstancePatch(NamingParams.optionalNumber(ctx, "weight"), NamingParams.enabled(ctx),
+                NamingParams.optionalMetadata(ctx));
+        ctx.future(() -> naming.patch(service, cluster, ip, port, patch).thenAccept(v -> ctx.result("ok")));
+    }
+
+    private void detail(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        String ip = NamingParams.required(ctx, "ip");
+        int port = NamingParams.port(ctx);
+        String cluster = NamingParams.cluster(ctx);
+        Instance instance = naming.instance(service, cluster, ip, port)
+                .orElseThrow(() -> new InstanceNotFoundException(service, new InstanceAddress(cluster, ip, port)));
+        ctx.json(NamingJson.detail(service, instance));
+    }
+
+    private void list(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        String clusters = Params.get(ctx, "clusters");
+        clusters = clusters == null ? "" : clusters;
+        Set<String> filter = NamingParams.clusterSet(clusters);
+        for (String c : filter) {
+            NamingValidation.checkCluster("clusters", c);
+        }
+        boolean healthyOnly = NamingParams.bool(ctx, "healthyOnly", false);
+        int udpPort = NamingParams.integer(ctx, "udpPort", 0, 0, NamingValidation.MAX_PORT);
+        // clientIP and app are informative only (see subscribe)
+        if (udpPort > 0 && udp != null) {
+            // subscribe before reading, so a change made meanwhile is pushed rather than missed
+            subscribe(ctx, service, clusters, udpPort);
+        }
+        ServiceView view = naming.list(service, filter, healthyOnly);
+        ctx.json(NamingJson.list(view, clusters));
+    }
+
+    /**
+     * Subscribes the client to pushes of this service at {@code udpPort} on <em>the address the
+     * request came from</em>. The client also reports a {@code clientIP}, which Nacos pushes to;
+     * that is not trusted: anyone could name a third party's address and port, and the server
+     * would then send it a stream of datagrams (several per change, with resends) that it never
+     * asked for — a reflection tool. A client behind NAT cannot be pushed to either way and falls
+     * back to polling every {@link NamingJson#CACHE_MILLIS}.
+     */
+    private void subscribe(Context ctx, ServiceKey service, String clusters, int udpPort) {
+        remoteAddress(ctx).ifPresent(address -> udp.subscribe(service, clusters, address, udpPort));
+    }
+
+    /** The connection's peer address, from the socket (never from a header). */
+    private static Optional<InetAddress> remoteAddress(Context ctx) {
+        String remote = ctx.req().getRemoteAddr();
+        if (remote == null || remote.isEmpty()) {
+            return Optional.empty();
+        }
+        if (remote.startsWith("[") && remote.endsWith("]")) {
+            remote = remote.substring(1, remote.length() - 1);
+        }
+        // a literal address only, so resolving it never queries DNS
+        if (!remote.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':' || c == '%')) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(InetAddress.getByName(remote));
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A heartbeat. The address comes from the query ({@code ip}, {@code port}, {@code clusterName})
+     * or, where absent, from the full beat ({@code beat}, the 1.x client's BeatInfo JSON; absent for
+     * light beats); a full beat that names another address or service is refused. An unknown
+     * instance without a full beat answers code 20404 with HTTP 200, as Nacos does: the 1.x client
+     * then registers it again.
+     */
+    private void beat(Context ctx) {
+        ServiceKey service = NamingParams.service(ctx);
+        String ip = Params.get(ctx, "ip");
+        ip = ip == null || ip.isBlank() ? null : ip;
+        String portParam = Params.get(ctx, "port");
+        Integer port = portParam == null || portParam.isBlank() ? null : NamingParams.port("port", portParam);
+        String raw = Params.get(ctx, "beat");
+        Optional<BeatInfo> beat = raw == null || raw.isBlank() ? Optional.empty()
+                : Optional.of(NamingParams.beat(raw, ip, port));
+        if (beat.isPresent()) {
+            ip = ip != null ? ip : beat.get().ip();
+            port = port != null ? port : beat.get().port();
+        }
+        if (ip == null) {
+            throw new InvalidRequestException("ip", "is required");
+        }
+        if (port == null) {
+            throw new InvalidRequestException("port", "is required");
+        }
+        String cluster = Params.get(ctx, "clusterName");
+        if ((cluster == null || cluster.isBlank()) && beat.isPresent()) {
+            cluster = beat.get().cluster();
+        }
+        BeatResult result = naming.beat(service, cluster, ip, port, beat);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("clientBeatInterval", result.clientBeatIntervalMs());
+        if (result.status() == BeatResult.Status.UNKNOWN) {
+            // without lightBeatEnabled the client's next beats are full ones, which register it again
+            body.put("code", CODE_NOT_FOUND);
+        } else {
+            body.put("code", CODE_OK);
+            body.put("lightBeatEnabled", true);
+        }
+        ctx.json(body);
+    }
+}
