@@ -65,7 +65,7 @@ public final class HttpApi {
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store);
-        ClusterRoutes.install(app, store);
+        MembershipRoutes.install(app, store);
         metrics.install(app);
         ConfigRoutes.install(app, configs, new ConfigSearch(store), new ConfigTransferRoutes(
                 new ConfigTransfer(store, configs, new NamespaceService(store), ArchiveLimits.defaults()),

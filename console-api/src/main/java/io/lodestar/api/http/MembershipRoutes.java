@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Like every other write, these are open to whoever reaches the HTTP port while {@code --auth}
  * is off; bind {@code --host} to an interface only operators reach.
  */
-final class ClusterRoutes {
-    private ClusterRoutes() {}
+final class MembershipRoutes {
+    private MembershipRoutes() {}
 
     static void install(Javalin app, KvStore store) {
         app.post("/lodestar/v1/cluster/members", ctx -> answer(ctx, store, store.admin().addMember(address(ctx))));
