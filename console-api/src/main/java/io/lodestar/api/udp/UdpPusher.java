@@ -91,6 +91,7 @@ public final class UdpPusher implements AutoCloseable {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Unacknowledged pushes by id; added and resent on the push thread, removed by either thread. */
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    /** Push ids, seeded from the clock so a late ack for a previous run's push cannot match one of this run's. */
     private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
     private final AtomicLong pushes = new AtomicLong();
     private final AtomicLong acks = new AtomicLong();
