@@ -59,6 +59,9 @@ final class ServerProcess {
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", JAR.toString(), "server", "--host", host, "--port", String.valueOf(httpPort),
                 "--raft-port", String.valueOf(raftPort), "--data-dir", dataDir.toString(), "--auth", "off"));
+        if (!extraArgs.contains("--dns-port")) {
+            cmd.addAll(List.of("--dns-port", "0")); // several nodes share this host: any free port
+        }
         cmd.addAll(extraArgs);
         try {
             Files.writeString(log, "=== start " + (++starts) + ": " + String.join(" ", cmd) + "\n",

@@ -58,6 +58,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--auth", defaultValue = "off", description = "Client authentication: on or off (default: ${DEFAULT-VALUE}).")
     Switch auth;
 
+    @Option(names = "--dns-port", defaultValue = "8853", paramLabel = "PORT",
+            description = "DNS port, UDP and TCP, on --host (default: ${DEFAULT-VALUE}; 0 = any free port, -1 = off).")
+    int dnsPort;
+
     @Option(names = "--snapshot-interval", defaultValue = "3600", paramLabel = "SECONDS",
             description = "Seconds between Raft snapshots (default: ${DEFAULT-VALUE}).")
     int snapshotIntervalSecs;
@@ -119,7 +123,10 @@ public final class ServerCommand implements Callable<Integer> {
         if (secret != null && secret.length < 16) {
             throw usage("the cluster secret must be at least 16 characters");
         }
-        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs);
+        if (dnsPort < -1 || dnsPort > 65535) {
+            throw usage("--dns-port: " + dnsPort + " is not a port (0 = any free port, -1 = off)");
+        }
+        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, dnsPort);
     }
 
     private void checkPort(String name, int value) {

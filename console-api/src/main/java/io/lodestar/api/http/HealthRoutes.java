@@ -7,20 +7,21 @@ import io.lodestar.kv.cluster.Readiness;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Liveness, readiness and the group's state. */
 final class HealthRoutes {
     private HealthRoutes() {}
 
-    static void install(Javalin app, KvStore store) {
+    static void install(Javalin app, KvStore store, Supplier<Readiness> readiness) {
         app.get("/nacos/v1/console/health/liveness", ctx -> ctx.result("OK"));
         app.get("/nacos/v1/console/health/readiness", ctx -> {
-            Readiness r = store.readiness();
+            Readiness r = readiness.get();
             ctx.status(r.ready() ? 200 : 503).result(r.ready() ? "OK" : r.reason());
         });
         app.get("/lodestar/v1/cluster", ctx -> {
             ClusterView v = store.cluster();
-            Readiness r = store.readiness();
+            Readiness r = readiness.get();
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("self", v.self());
             body.put("leader", v.leader());

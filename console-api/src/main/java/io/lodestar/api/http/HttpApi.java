@@ -47,7 +47,8 @@ public final class HttpApi {
      */
     public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, NamingService naming,
                                  UdpPusher udp, String host, int port) {
-        Metrics metrics = new Metrics(store);
+        NodeReadiness readiness = new NodeReadiness(store, naming);
+        Metrics metrics = new Metrics(store, readiness);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
                 ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
@@ -64,7 +65,7 @@ public final class HttpApi {
             config.http.disableCompression();
         });
         ErrorMapping.install(app);
-        HealthRoutes.install(app, store);
+        HealthRoutes.install(app, store, readiness);
         MembershipRoutes.install(app, store);
         metrics.install(app);
         ConfigRoutes.install(app, configs, new ConfigSearch(store), new ConfigTransferRoutes(
@@ -78,7 +79,7 @@ public final class HttpApi {
         ServiceRoutes.install(app, naming);
         ClusterRoutes.install(app, naming);
         NamingHealthRoutes.install(app, naming);
-        OperatorRoutes.install(app, store, naming, udp);
+        OperatorRoutes.install(app, store, naming, udp, readiness);
         NamingV2Routes.install(app, naming);
         return app;
     }

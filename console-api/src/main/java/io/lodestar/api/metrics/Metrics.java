@@ -4,6 +4,7 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.Readiness;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -26,7 +28,7 @@ public final class Metrics {
     /** Routes are patterns, so the keys are bounded: every route times at most a few statuses. */
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    public Metrics(KvStore store) {
+    public Metrics(KvStore store, Supplier<Readiness> readiness) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -37,7 +39,7 @@ public final class Metrics {
         Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex()).register(registry);
         Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0).register(registry);
         Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);
-        Gauge.builder("lodestar_ready", store, s -> s.readiness().ready() ? 1 : 0).register(registry);
+        Gauge.builder("lodestar_ready", readiness, r -> r.get().ready() ? 1 : 0).register(registry);
     }
 
     private static boolean isLeader(ClusterView view) {

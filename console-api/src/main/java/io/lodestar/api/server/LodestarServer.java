@@ -19,6 +19,10 @@ import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingService;
+import io.lodestar.naming.dns.DnsServer;
+import io.lodestar.naming.dns.DnsServerSettings;
+import io.lodestar.naming.dns.RegistryDnsSource;
+import io.lodestar.naming.health.PersistentHealthChecks;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.HashSet;
@@ -42,34 +46,73 @@ public final class LodestarServer implements AutoCloseable {
     private final PushHub push;
     private final Naming naming;
 
-    /** The registry with its UDP push (null when the port could not be bound) and the push's subscription to changes. */
-    private record Naming(NamingService service, UdpPusher udp, AutoCloseable subscription) {
-        static Naming start(RaftKvStore store, String host) {
+    /**
+     * The registry with what serves it outside HTTP: UDP push to 1.x clients (null when no UDP port
+     * could be bound), the DNS interface (null when off) and the probes of persistent instances.
+     */
+    private record Naming(NamingService service, UdpPusher udp, AutoCloseable subscription,
+                          RegistryDnsSource dnsSource, DnsServer dns, PersistentHealthChecks health) {
+        static Naming start(RaftKvStore store, ServerSettings s) {
             NamingService naming = new NamingService(store);
             UdpPusher udp;
             try {
-                udp = UdpPusher.start(host, (service, clusters) -> NamingJson.listJson(
+                udp = UdpPusher.start(s.host(), (service, clusters) -> NamingJson.listJson(
                         naming.list(service, NamingParams.clusterSet(clusters), false), clusters), UdpPushSettings.DEFAULT);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll", host,
+                LOG.warn("UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll", s.host(),
                         e.toString());
                 udp = null;
             }
             AutoCloseable subscription = udp == null ? () -> { } : naming.subscribe(udp::serviceChanged);
-            return new Naming(naming, udp, subscription);
+            RegistryDnsSource dnsSource = null;
+            DnsServer dns = null;
+            if (s.dnsPort() >= 0) {
+                dnsSource = new RegistryDnsSource(naming);
+                try {
+                    dns = new DnsServer(DnsServerSettings.defaults().withAddress(s.host(), s.dnsPort()), dnsSource).start();
+                } catch (RuntimeException e) {
+                    closeQuietly(dnsSource);
+                    closeQuietly(subscription);
+                    if (udp != null) {
+                        udp.close();
+                    }
+                    naming.close();
+                    throw new IllegalStateException("cannot serve DNS on " + s.host() + ":" + s.dnsPort()
+                            + " (UDP and TCP): " + e.getMessage() + "; choose another --dns-port, or -1 for none", e);
+                }
+            }
+            PersistentHealthChecks health = PersistentHealthChecks.start(naming, () -> leads(store));
+            return new Naming(naming, udp, subscription, dnsSource, dns, health);
         }
 
-        /** Push first, then the registry; the store stays open. */
+        private static boolean leads(RaftKvStore store) {
+            var view = store.cluster();
+            return view.self().equals(view.leader());
+        }
+
+        /** Probes, DNS and push first, then the registry; the store stays open. */
         void close() {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                LOG.warn("unsubscribing UDP push from naming changes failed", e);
+            health.close();
+            if (dns != null) {
+                dns.close();
             }
+            closeQuietly(dnsSource);
+            closeQuietly(subscription);
             if (udp != null) {
                 udp.close();
             }
             service.close();
+        }
+
+        private static void closeQuietly(AutoCloseable c) {
+            if (c == null) {
+                return;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed", c, e);
+            }
         }
     }
 
@@ -97,7 +140,7 @@ public final class LodestarServer implements AutoCloseable {
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);
         PushHub push = new PushHub(store, configs);
-        Naming naming = Naming.start(store, s.host());
+        Naming naming = Naming.start(store, s);
         Javalin http;
         try {
             http = HttpApi.create(store, configs, listeners, naming.service(), naming.udp(), s.host(), s.httpPort());
@@ -110,10 +153,10 @@ public final class LodestarServer implements AutoCloseable {
             store.close();
             throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
-        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, data dir {}, {}",
-                ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(),
-                s.host(), s.raftPort(), s.dataDir().toAbsolutePath().normalize(),
-                s.peers().isEmpty() ? "standalone" : "cluster " + s.peers());
+        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}",
+                ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(), s.host(), s.raftPort(),
+                naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
+                s.dataDir().toAbsolutePath().normalize(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers());
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "role-watcher");
             t.setDaemon(true);

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
- * mode when none was given: one is then generated for this install.
+ * mode when none was given: one is then generated for this install. {@code dnsPort} 0 picks any
+ * free port, -1 turns the DNS interface off.
  */
 public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
-                             byte[] clusterSecret, int snapshotIntervalSecs) {}
+                             byte[] clusterSecret, int snapshotIntervalSecs, int dnsPort) {}

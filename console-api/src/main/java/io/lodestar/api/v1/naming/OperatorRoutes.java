@@ -7,6 +7,7 @@ import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.MemberState;
 import io.lodestar.naming.NamingCounts;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code /nacos/v1/ns/operator}: {@code metrics} (the 1.x client's server-health check reads its
@@ -33,8 +35,9 @@ public final class OperatorRoutes {
     private OperatorRoutes() {}
 
     /** {@code udp} may be null (push off). */
-    public static void install(Javalin app, KvStore store, NamingService naming, UdpPusher udp) {
-        app.get(PATH + "/metrics", ctx -> ctx.json(metrics(store, naming, udp)));
+    public static void install(Javalin app, KvStore store, NamingService naming, UdpPusher udp,
+                               Supplier<Readiness> readiness) {
+        app.get(PATH + "/metrics", ctx -> ctx.json(metrics(readiness, naming, udp)));
         app.get(PATH + "/servers", ctx -> servers(ctx, store));
         app.get(PATH + "/switches", ctx -> ctx.json(switches(udp)));
         app.put(PATH + "/switches", ctx -> {
@@ -44,11 +47,11 @@ public final class OperatorRoutes {
         });
     }
 
-    private static Map<String, Object> metrics(KvStore store, NamingService naming, UdpPusher udp) {
+    private static Map<String, Object> metrics(Supplier<Readiness> readiness, NamingService naming, UdpPusher udp) {
         NamingCounts counts = naming.counts();
         Map<String, Object> m = new LinkedHashMap<>();
         // UP while the node can serve writes of persistent data too; the 1.x client reads only this
-        m.put("status", store.readiness().ready() ? "UP" : "DOWN");
+        m.put("status", readiness.get().ready() ? "UP" : "DOWN");
         m.put("serviceCount", counts.services());
         m.put("instanceCount", counts.instances());
         m.put("ephemeralInstanceCount", counts.ephemeralInstances());
