@@ -296,7 +296,7 @@ public final class NamingService implements AutoCloseable {
         if (beat.isEmpty()) {
             return new BeatResult(BeatResult.Status.UNKNOWN, HeartbeatSettings.DEFAULT_INTERVAL_MS);
         }
-        Instance again = beat.get().toInstance().withCluster(address.cluster()).withDefaultId(service);
+        Instance again = beat.get().toInstance().withCluster(address.cluster());
         refuseMixing(service, again);
         ephemeral.apply(service, new Mutation.Register(again));
         LOG.debug("registered {} in {} again from its heartbeat", address, service);
@@ -309,7 +309,7 @@ public final class NamingService implements AutoCloseable {
             ServiceKey service = write.service();
             if (write instanceof EphemeralWrite.Register r) {
                 refuseMixing(service, r.instance());
-                ephemeral.apply(service, new Mutation.Register(r.instance()));
+                ephemeral.apply(service, new Mutation.Register(r.instance().withoutDefaultId(service)));
             } else if (write instanceof EphemeralWrite.Deregister d) {
                 ephemeral.apply(service, new Mutation.Deregister(d.address()));
             } else if (write instanceof EphemeralWrite.Update u) {

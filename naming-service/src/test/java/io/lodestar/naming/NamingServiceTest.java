@@ -108,7 +108,7 @@ class NamingServiceTest {
 
         ServiceView view = naming.list(svc, Set.of(), false);
         assertEquals("G@@orders", view.name());
-        assertEquals(List.of("10.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(Instance::instanceId).toList());
+        assertEquals(List.of("10.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(i -> i.idIn(view.service())).toList());
         assertTrue(view.hosts().get(0).ephemeral());
         Instance p = naming.instance(other, "C1", "10.0.0.2", 81).orElseThrow();
         assertFalse(p.ephemeral());
@@ -166,7 +166,7 @@ class NamingServiceTest {
         assertEquals(3, i.weight());
         assertFalse(i.enabled());
         assertTrue(i.healthy(), "an ephemeral instance's health follows its beats, not a PUT");
-        assertEquals("10.0.0.1#80#DEFAULT#G@@orders", i.instanceId(), "the id is kept");
+        assertEquals("10.0.0.1#80#DEFAULT#G@@orders", i.idIn(svc), "the id is kept");
     }
 
     @Test

@@ -66,7 +66,7 @@ public final class NamingV2Routes {
             data.put("clusterName", i.cluster());
             data.put("weight", i.weight());
             data.put("healthy", i.healthy());
-            data.put("instanceId", i.instanceId() != null ? i.instanceId() : Instance.defaultId(service, i.address()));
+            data.put("instanceId", i.idIn(service));
             data.put("metadata", i.metadata());
             result(ctx, 200, ConfigV2Routes.SUCCESS, "success", data);
         }));

@@ -100,9 +100,14 @@ public final class EphemeralRegistry {
         return e == null ? List.of() : e.published().snapshot().instances();
     }
 
+    /** The instance at {@code address}, read under the service's lock (briefly: one map lookup). */
     public Optional<Instance> instance(ServiceKey service, InstanceAddress address) {
-        ServiceEntry e = services.get(service);
-        return e == null ? Optional.empty() : Optional.ofNullable(e.published().byAddress().get(address));
+        Instance[] found = {null};
+        services.computeIfPresent(service, (key, e) -> {
+            found[0] = e.instanceLocked(address);
+            return e;
+        });
+        return Optional.ofNullable(found[0]);
     }
 
     /** True while the registry knows the service, with or without instances. */

@@ -19,8 +19,8 @@ public sealed interface Mutation {
     /** Adds the instance or replaces the one at its address; counts as a beat. */
     record Register(Instance instance) implements Mutation {
         public Register {
-            if (!instance.ephemeral() || instance.instanceId() == null) {
-                throw new IllegalArgumentException("only ephemeral instances with an id live in the ephemeral registry");
+            if (!instance.ephemeral()) {
+                throw new IllegalArgumentException("only ephemeral instances live in the ephemeral registry");
             }
         }
 

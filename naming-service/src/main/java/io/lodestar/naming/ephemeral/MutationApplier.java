@@ -4,6 +4,7 @@ import io.lodestar.naming.model.HeartbeatSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.query.Checksums;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class MutationApplier {
         } else if (m instanceof Mutation.Replace rep) {
             out = replace(e, rep.snapshot(), now);
         } else if (m instanceof Mutation.Grace) {
-            e.instances.keySet().forEach(address -> e.lastBeat.put(address, now));
+            e.instances.values().forEach(slot -> slot.lastBeat = now);
             out = Outcome.UNCHANGED;
         } else {
             throw new IllegalArgumentException("unknown mutation " + m);
@@ -64,16 +65,21 @@ final class MutationApplier {
 
     private Outcome register(ServiceEntry e, Instance instance, long now) {
         InstanceAddress address = instance.address();
-        Instance previous = e.instances.put(address, instance);
-        e.lastBeat.put(address, now);
+        ServiceEntry.Slot slot = e.instances.get(address);
+        Instance previous = slot == null ? null : slot.instance;
+        if (slot == null) {
+            e.instances.put(address, new ServiceEntry.Slot(instance, now));
+        } else {
+            slot.instance = instance;
+            slot.lastBeat = now;
+        }
         boolean wasProtected = !e.protectedInstances.isEmpty();
         e.clearProtection();
         return instance.equals(previous) && !wasProtected ? Outcome.UNCHANGED : Outcome.CHANGED;
     }
 
     private Outcome deregister(ServiceEntry e, InstanceAddress address, long now) {
-        Instance removed = e.instances.remove(address);
-        e.lastBeat.remove(address);
+        ServiceEntry.Slot removed = e.instances.remove(address);
         boolean protectedChanged = false;
         if (!e.protectedInstances.isEmpty()) {
             List<Instance> kept = e.protectedInstances.stream().filter(i -> !i.address().equals(address)).toList();
@@ -93,23 +99,24 @@ final class MutationApplier {
     }
 
     private Outcome beat(ServiceEntry e, InstanceAddress address, long now) {
-        Instance instance = e.instances.get(address);
-        if (instance == null) {
+        ServiceEntry.Slot slot = e.instances.get(address);
+        if (slot == null) {
             return Outcome.NOT_FOUND;
         }
-        e.lastBeat.put(address, now);
-        if (instance.healthy()) {
+        slot.lastBeat = now;
+        if (slot.instance.healthy()) {
             return Outcome.UNCHANGED;
         }
-        e.instances.put(address, instance.withHealthy(true));
+        slot.instance = slot.instance.withHealthy(true);
         return Outcome.CHANGED;
     }
 
     private Outcome modify(ServiceEntry e, Mutation.Modify m) {
-        Instance instance = e.instances.get(m.address());
-        if (instance == null) {
+        ServiceEntry.Slot slot = e.instances.get(m.address());
+        if (slot == null) {
             return Outcome.NOT_FOUND;
         }
+        Instance instance = slot.instance;
         Instance changed = m.change().apply(instance);
         if (!changed.address().equals(m.address()) || !changed.ephemeral()) {
             throw new IllegalArgumentException("an edit may not move an instance or change its kind");
@@ -117,28 +124,26 @@ final class MutationApplier {
         if (changed.equals(instance)) {
             return Outcome.UNCHANGED;
         }
-        e.instances.put(m.address(), changed);
+        slot.instance = changed;
         return Outcome.CHANGED;
     }
 
     private Outcome expire(ServiceEntry e, long now) {
         boolean changed = false;
-        List<Instance> before = List.copyOf(e.instances.values());
+        List<Instance> before = e.instances.values().stream().map(slot -> slot.instance).toList();
         boolean removedAny = false;
-        Iterator<Map.Entry<InstanceAddress, Instance>> it = e.instances.entrySet().iterator();
+        Iterator<ServiceEntry.Slot> it = e.instances.values().iterator();
         while (it.hasNext()) {
-            Map.Entry<InstanceAddress, Instance> entry = it.next();
-            Instance instance = entry.getValue();
-            long last = e.lastBeat.getOrDefault(entry.getKey(), now);
+            ServiceEntry.Slot slot = it.next();
+            Instance instance = slot.instance;
             HeartbeatSettings hb = instance.heartbeat();
-            long silentMs = now - last;
+            long silentMs = now - slot.lastBeat;
             if (silentMs > hb.deleteTimeoutMs()) {
                 it.remove();
-                e.lastBeat.remove(entry.getKey());
                 removedAny = true;
                 changed = true;
             } else if (silentMs > hb.timeoutMs() && instance.healthy()) {
-                entry.setValue(instance.withHealthy(false));
+                slot.instance = instance.withHealthy(false);
                 changed = true;
             }
         }
@@ -159,18 +164,17 @@ final class MutationApplier {
     private Outcome replace(ServiceEntry e, ServiceSnapshot snapshot, long now) {
         for (Instance i : snapshot.instances()) {
             // checked before anything changes: a bad snapshot must leave the entry as it was
-            if (!i.ephemeral() || i.instanceId() == null) {
-                throw new IllegalArgumentException("a snapshot holds ephemeral instances with ids only: " + i);
+            if (!i.ephemeral()) {
+                throw new IllegalArgumentException("a snapshot holds ephemeral instances only: " + i);
             }
         }
         String before = e.published().snapshot().checksum();
-        Map<InstanceAddress, Long> beats = Map.copyOf(e.lastBeat);
+        Map<InstanceAddress, ServiceEntry.Slot> old = new HashMap<>(e.instances);
         e.instances.clear();
-        e.lastBeat.clear();
         for (Instance i : snapshot.instances()) {
-            e.instances.put(i.address(), i);
+            ServiceEntry.Slot known = old.get(i.address());
             // a replica does not age instances it does not own; keep what it knew, else start now
-            e.lastBeat.put(i.address(), beats.getOrDefault(i.address(), now));
+            e.instances.put(i.address(), new ServiceEntry.Slot(i, known == null ? now : known.lastBeat));
         }
         boolean wasProtected = !e.protectedInstances.isEmpty();
         e.clearProtection();

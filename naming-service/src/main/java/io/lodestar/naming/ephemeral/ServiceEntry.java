@@ -4,10 +4,8 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.Checksums;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The ephemeral state of one service. The mutable fields are touched only by {@link
@@ -17,9 +15,7 @@ import java.util.Map;
 final class ServiceEntry {
     final ServiceKey service;
     /** In registration order. */
-    final LinkedHashMap<InstanceAddress, Instance> instances = new LinkedHashMap<>();
-    /** Last beat (or registration) of each instance, registry clock milliseconds. */
-    final Map<InstanceAddress, Long> lastBeat = new HashMap<>();
+    final LinkedHashMap<InstanceAddress, Slot> instances = new LinkedHashMap<>();
     long lastModified;
     /** When {@link #instances} last became empty; meaningful only while it is. */
     long emptySince;
@@ -36,11 +32,32 @@ final class ServiceEntry {
         publish();
     }
 
+    /**
+     * One instance and its last beat (or registration), registry clock milliseconds: kept together
+     * because a registry holds hundreds of thousands of them (a separate map of boxed times cost
+     * about 50 bytes an instance).
+     */
+    static final class Slot {
+        Instance instance;
+        long lastBeat;
+
+        Slot(Instance instance, long lastBeat) {
+            this.instance = instance;
+            this.lastBeat = lastBeat;
+        }
+    }
+
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
-        List<Instance> list = List.copyOf(instances.values());
+        List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
         published = new Published(new ServiceSnapshot(service, list, Checksums.of(list), lastModified),
-                Map.copyOf(instances), protectedInstances, protectedUntil);
+                protectedInstances, protectedUntil);
+    }
+
+    /** The instance at {@code address}; only while the registry holds this entry's lock. */
+    Instance instanceLocked(InstanceAddress address) {
+        Slot slot = instances.get(address);
+        return slot == null ? null : slot.instance;
     }
 
     Published published() {
@@ -57,6 +74,5 @@ final class ServiceEntry {
     }
 
     /** An immutable view of the entry for lock-free readers. */
-    record Published(ServiceSnapshot snapshot, Map<InstanceAddress, Instance> byAddress,
-                     List<Instance> protectedInstances, long protectedUntil) {}
+    record Published(ServiceSnapshot snapshot, List<Instance> protectedInstances, long protectedUntil) {}
 }

@@ -18,8 +18,9 @@ import java.util.Map;
  *       same), null keys rejected; its heartbeat keys must parse ({@link HeartbeatSettings#of}).
  * </ul>
  *
- * <p>{@code instanceId} is null until the instance is registered: the registry then sets Nacos's
- * default {@code ip#port#cluster#group@@service} ({@link #defaultId}) unless one was given.
+ * <p>{@code instanceId} null means Nacos's default id {@code ip#port#cluster#group@@service}
+ * ({@link #defaultId}, {@link #idIn}): the registry keeps ephemeral instances that way, so a
+ * read may hand out an instance without an id; persistent ones are stored with theirs.
  */
 public record Instance(String instanceId, String ip, int port, double weight, boolean enabled, boolean healthy,
                        boolean ephemeral, String cluster, Map<String, String> metadata) {
@@ -28,7 +29,7 @@ public record Instance(String instanceId, String ip, int port, double weight, bo
     public static final double MIN_POSITIVE_WEIGHT = 0.01;
 
     public Instance {
-        cluster = cluster == null || cluster.isBlank() ? DEFAULT_CLUSTER : cluster;
+        cluster = cluster == null || cluster.isBlank() ? DEFAULT_CLUSTER : ClusterNames.canonical(cluster);
         NamingValidation.checkIp(ip);
         NamingValidation.checkPort(port);
         NamingValidation.checkCluster("clusterName", cluster);
@@ -59,6 +60,20 @@ public record Instance(String instanceId, String ip, int port, double weight, bo
 
     public Instance withInstanceId(String id) {
         return new Instance(id, ip, port, weight, enabled, healthy, ephemeral, cluster, metadata);
+    }
+
+    /** The instance's id in {@code service}: its own, or the default one when it has none. */
+    public String idIn(ServiceKey service) {
+        return instanceId != null ? instanceId : defaultId(service, address());
+    }
+
+    /**
+     * This instance without its id if the id is the default one (as {@link #defaultId} derives it
+     * again): the form the registry holds, since a stored default id would be the largest part
+     * of an ephemeral instance's footprint. Readers render a null id as the default.
+     */
+    public Instance withoutDefaultId(ServiceKey service) {
+        return instanceId != null && instanceId.equals(defaultId(service, address())) ? withInstanceId(null) : this;
     }
 
     /** This instance with its id set to the default if it has none. */

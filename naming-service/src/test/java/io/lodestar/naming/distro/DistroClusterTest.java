@@ -172,27 +172,48 @@ class DistroClusterTest {
         for (ServiceKey s : ownedByDying) {
             naming[0].register(s, instance("10.0.2.1", SHORT_LIVED)).get(10, TimeUnit.SECONDS);
         }
-        await("node 1 to hold the dying owner's services", () -> ownedByDying.stream()
-                .allMatch(s -> ips(naming[1], s).equals(Set.of("10.0.2.1"))));
-
-        naming[2].close();
-        naming[2] = null;
-        stores[2].close();
-        stores[2] = null;
-        await("the survivors to see node 2 gone", () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
-                && !new DistroRing(stores[1]::cluster).live().contains(dying));
-
-        // the client keeps beating through node 1 for three delete timeouts: nothing expires
-        long beatUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
-        while (System.nanoTime() < beatUntil) {
-            for (ServiceKey s : ownedByDying) {
-                naming[1].beatAsync(s, "DEFAULT", "10.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
+        // the client beats through node 1 from the start, as a real one does (every 250 ms here)
+        java.util.concurrent.atomic.AtomicBoolean beating = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread client = new Thread(() -> {
+            while (beating.get()) {
+                for (ServiceKey s : ownedByDying) {
+                    try {
+                        naming[1].beatAsync(s, "DEFAULT", "10.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        // a beat lost while the owner dies; the next one follows
+                    }
+                }
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
-            for (ServiceKey s : ownedByDying) {
-                assertEquals(Set.of("10.0.2.1"), ips(naming[0], s), s + " while beaten");
-                assertTrue(naming[0].list(s, Set.of(), true).hosts().size() == 1, s + " healthy while beaten");
+        }, "test-client-beats");
+        client.start();
+        try {
+            await("node 1 to hold the dying owner's services", () -> ownedByDying.stream()
+                    .allMatch(s -> ips(naming[1], s).equals(Set.of("10.0.2.1"))));
+
+            naming[2].close();
+            naming[2] = null;
+            stores[2].close();
+            stores[2] = null;
+            await("the survivors to see node 2 gone", () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
+                    && !new DistroRing(stores[1]::cluster).live().contains(dying));
+
+            // beaten through node 1 for three delete timeouts: nothing expires
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
+            while (System.nanoTime() < until) {
+                for (ServiceKey s : ownedByDying) {
+                    assertEquals(Set.of("10.0.2.1"), ips(naming[0], s), s + " while beaten");
+                    assertEquals(1, naming[0].list(s, Set.of(), true).hosts().size(), s + " healthy while beaten");
+                }
+                Thread.sleep(100);
             }
-            Thread.sleep(250); // the client's beat interval, shortened
+        } finally {
+            beating.set(false);
+            client.join(15_000);
         }
         // the client stops: the new owners expire the instances, everywhere
         await("the instances to expire on both survivors", () -> ownedByDying.stream()

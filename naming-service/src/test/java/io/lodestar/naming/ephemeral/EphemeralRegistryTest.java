@@ -53,10 +53,9 @@ class EphemeralRegistryTest {
     }
 
     @Test
-    void onlyEphemeralInstancesWithIdsEnterTheRegistry() {
+    void onlyEphemeralInstancesEnterTheRegistry() {
         assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("10.0.0.1", 1).withDefaultId(SVC)
                 .withEphemeral(false)));
-        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("10.0.0.1", 1)));
     }
 
     @Test
@@ -218,7 +217,7 @@ class EphemeralRegistryTest {
     @Test
     void aBadSnapshotLeavesTheServiceAsItWas() {
         register("10.0.0.1");
-        ServiceSnapshot bad = new ServiceSnapshot(SVC, List.of(instance("10.0.0.5"), Instance.of("10.0.0.6", 1)), "x", 0);
+        ServiceSnapshot bad = new ServiceSnapshot(SVC, List.of(instance("10.0.0.5"), Instance.of("10.0.0.6", 1).withEphemeral(false)), "x", 0);
         assertThrows(IllegalArgumentException.class, () -> registry.replace(bad));
         assertEquals(List.of("10.0.0.1"), registry.instances(SVC).stream().map(Instance::ip).toList());
     }

@@ -59,7 +59,7 @@ public final class NamingJson {
     static Map<String, Object> host(ServiceKey service, Instance i) {
         HeartbeatSettings beat = i.heartbeat();
         Map<String, Object> h = new LinkedHashMap<>();
-        h.put("instanceId", i.instanceId() != null ? i.instanceId() : Instance.defaultId(service, i.address()));
+        h.put("instanceId", i.idIn(service));
         h.put("ip", i.ip());
         h.put("port", i.port());
         h.put("weight", i.weight());
@@ -85,7 +85,7 @@ public final class NamingJson {
         d.put("clusterName", i.cluster());
         d.put("weight", i.weight());
         d.put("healthy", i.healthy());
-        d.put("instanceId", i.instanceId() != null ? i.instanceId() : Instance.defaultId(service, i.address()));
+        d.put("instanceId", i.idIn(service));
         d.put("metadata", i.metadata());
         d.put("enabled", i.enabled());
         d.put("ephemeral", i.ephemeral());
