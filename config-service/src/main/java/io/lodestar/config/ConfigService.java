@@ -56,10 +56,17 @@ public final class ConfigService {
 
     /**
      * Like {@link #publish(PublishRequest)}, but only if the stored content's md5 is {@code casMd5}
-     * (when not null); otherwise fails with {@link ConfigConflictException} and writes nothing.
+     * (when not null); otherwise fails with {@link ConfigConflictException} and writes nothing. The
+     * compare is made against committed state (a ReadIndex round first), never a lagging copy.
      */
     public CompletableFuture<Long> publish(PublishRequest request, String casMd5) {
-        return publishAttempt(request, checkedMd5(request.content()), casMd5, 1);
+        String md5 = checkedMd5(request.content());
+        if (casMd5 == null) {
+            return publishAttempt(request, md5, null, 1);
+        }
+        // the compare is an answer about committed state: a lagging replica's own copy may be older
+        // than the md5 the client saw, so catch up first (ReadIndex; fails when no leader answers)
+        return store.linearizable().thenCompose(v -> publishAttempt(request, md5, casMd5, 1));
     }
 
     /** The md5 of valid content; {@link InvalidRequestException} for blank or oversized content. */
