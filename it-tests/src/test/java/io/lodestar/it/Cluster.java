@@ -78,8 +78,13 @@ final class Cluster {
         });
     }
 
-    static long revision(ServerProcess p) throws Exception {
-        return view(p).get("revision").asLong();
+    /** The node's store revision (an AssertionError if it does not answer, so it can be used in streams). */
+    static long revision(ServerProcess p) {
+        try {
+            return view(p).get("revision").asLong();
+        } catch (Exception e) {
+            throw new AssertionError(p + " did not tell its revision", e);
+        }
     }
 
     static Http.Response publish(ServerProcess p, String dataId, String content) throws Exception {
@@ -186,8 +191,12 @@ final class Cluster {
     }
 
     /** A SHA-256 of {@link #configListing}: equal digests, equal configs. */
-    static String configDigest(ServerProcess p) throws Exception {
-        return sha256(String.join("\n", configListing(p)));
+    static String configDigest(ServerProcess p) {
+        try {
+            return sha256(String.join("\n", configListing(p)));
+        } catch (Exception e) {
+            throw new AssertionError(p + " did not list its configs", e);
+        }
     }
 
     static String md5(String s) {

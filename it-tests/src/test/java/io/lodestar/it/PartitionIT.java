@@ -70,8 +70,8 @@ class PartitionIT {
         for (ServerProcess p : nodes) {
             Cluster.awaitServes(p, acknowledged, Duration.ofSeconds(20));
         }
-        assertEquals(1, nodes.stream().map(PartitionIT::revisionOf).distinct().count(), "identical revisions");
-        assertEquals(1, nodes.stream().map(PartitionIT::digestOf).distinct().count(), "identical configs");
+        assertEquals(1, nodes.stream().map(Cluster::revision).distinct().count(), "identical revisions");
+        assertEquals(1, nodes.stream().map(Cluster::configDigest).distinct().count(), "identical configs");
     }
 
     @Test
@@ -226,22 +226,6 @@ class PartitionIT {
                     + " publishes acknowledged until then in " + millisSince(healedAt) + " ms");
             load.close();
             assertConvergedWithEveryAcknowledgedPublish(nodes, load.acknowledged());
-        }
-    }
-
-    static long revisionOf(ServerProcess p) {
-        try {
-            return Cluster.revision(p);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static String digestOf(ServerProcess p) {
-        try {
-            return Cluster.configDigest(p);
-        } catch (Exception e) {
-            throw new AssertionError(e);
         }
     }
 }

@@ -87,11 +87,13 @@ final class PublishLoad implements AutoCloseable {
             outcomes.add(o);
             if (o.acknowledged()) {
                 acknowledged.put(dataId, content);
+            } else if (status == NO_ANSWER) {
+                pause(); // a node starting or just killed refuses connections at once: do not spin on it
             }
         }
     }
 
-    /** Pacing while no target is up, not synchronisation. */
+    /** Pacing while a target is down, not synchronisation. */
     private static void pause() {
         try {
             Thread.sleep(20);
