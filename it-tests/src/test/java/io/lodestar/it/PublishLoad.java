@@ -128,6 +128,10 @@ final class PublishLoad implements AutoCloseable {
 
     /** Counts of outcomes by status, e.g. {200=812, 503=4, -1=2}. */
     Map<Integer, Integer> statusCounts() {
+        return statusCounts(outcomes());
+    }
+
+    static Map<Integer, Integer> statusCounts(List<Outcome> outcomes) {
         Map<Integer, Integer> counts = new TreeMap<>();
         for (Outcome o : outcomes) {
             counts.merge(o.status(), 1, Integer::sum);
