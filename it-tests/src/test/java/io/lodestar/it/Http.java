@@ -14,9 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** A small HTTP client for the tests: form posts and JSON, with a request timeout. */
+/** A small HTTP client for the tests: form posts and JSON, with a request timeout (15 s unless given). */
 final class Http {
     static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     record Response(int status, String body, java.net.http.HttpHeaders headers) {}
@@ -24,17 +25,25 @@ final class Http {
     private Http() {}
 
     static Response get(String address, String pathAndQuery) throws IOException {
-        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).GET());
+        return get(address, pathAndQuery, DEFAULT_TIMEOUT);
+    }
+
+    static Response get(String address, String pathAndQuery, Duration timeout) throws IOException {
+        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).GET(), timeout);
     }
 
     static Response delete(String address, String pathAndQuery) throws IOException {
-        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).DELETE());
+        return send(HttpRequest.newBuilder(uri(address, pathAndQuery)).DELETE(), DEFAULT_TIMEOUT);
     }
 
     static Response postForm(String address, String path, Map<String, String> form) throws IOException {
+        return postForm(address, path, form, DEFAULT_TIMEOUT);
+    }
+
+    static Response postForm(String address, String path, Map<String, String> form, Duration timeout) throws IOException {
         return send(HttpRequest.newBuilder(uri(address, path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(form))));
+                .POST(HttpRequest.BodyPublishers.ofString(form(form))), timeout);
     }
 
     /** Any method, with {@code form} (may be empty) as a form body. */
@@ -79,9 +88,9 @@ final class Http {
         return URI.create("http://" + address + pathAndQuery);
     }
 
-    private static Response send(HttpRequest.Builder builder) throws IOException {
+    private static Response send(HttpRequest.Builder builder, Duration timeout) throws IOException {
         try {
-            HttpResponse<String> r = CLIENT.send(builder.timeout(Duration.ofSeconds(15)).build(),
+            HttpResponse<String> r = CLIENT.send(builder.timeout(timeout).build(),
                     HttpResponse.BodyHandlers.ofString());
             return new Response(r.statusCode(), r.body(), r.headers());
         } catch (InterruptedException e) {

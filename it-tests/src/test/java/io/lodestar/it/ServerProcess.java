@@ -11,22 +11,39 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One Lodestar server as a real OS process, started from the packaged jar, with its output in a
- * log file. Stop (SIGTERM), kill (SIGKILL) and restart on the same data dir.
+ * log file. Stop (SIGTERM), kill (SIGKILL), restart on the same data dir, or wipe that dir first
+ * (a node that lost its disk and comes back with the same identity). A process may be launched
+ * through a prefix command, e.g. {@code ip netns exec NS}, so that it runs in a network namespace.
  */
 final class ServerProcess {
     static final Path JAR = Path.of(System.getProperty("lodestar.jar", "../console-api/target/lodestar.jar"));
 
-    final String host = "127.0.0.1";
+    final String name;
+    final String host;
     final int httpPort;
     final int raftPort;
     final Path dataDir;
     final Path log;
     private final List<String> extraArgs;
+    private final List<String> launcher;
     private List<String> jvmArgs = List.of();
     private Process process;
     private int starts;
 
     ServerProcess(Path workDir, String name, int httpPort, int raftPort, List<String> extraArgs) {
+        this(workDir, name, "127.0.0.1", httpPort, raftPort, List.of(), extraArgs);
+    }
+
+    /**
+     * @param host     the node's {@code --host}: where it binds and its identity in the group
+     * @param launcher a command the java command line is appended to (empty: run java directly); it
+     *                 must exec java in place, so that the process killed is the server itself
+     */
+    ServerProcess(Path workDir, String name, String host, int httpPort, int raftPort, List<String> launcher,
+                  List<String> extraArgs) {
+        this.name = name;
+        this.host = host;
+        this.launcher = List.copyOf(launcher);
         this.httpPort = httpPort;
         this.raftPort = raftPort;
         this.dataDir = workDir.resolve(name + "-data");
@@ -54,7 +71,11 @@ final class ServerProcess {
         }
         // RocksDB unpacks its native library (15 MB) into java.io.tmpdir and a kill -9 leaves it
         // there: keep it in this test's directory, which is deleted afterwards.
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC",
+        if (alive()) {
+            throw new IllegalStateException(name + " is already running");
+        }
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC",
                 "-Djava.io.tmpdir=" + dataDir.getParent()));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", JAR.toString(), "server", "--host", host, "--port", String.valueOf(httpPort),
@@ -73,6 +94,32 @@ final class ServerProcess {
         }
         jvmArgs = List.of();
         return this;
+    }
+
+    /** SIGKILL if running, then start again on the same data dir. */
+    ServerProcess restart() {
+        kill();
+        return start();
+    }
+
+    /** Deletes the data dir: the node forgets everything, including its Raft term and vote. */
+    void wipeData() {
+        if (alive()) {
+            throw new IllegalStateException("stop " + name + " before wiping its data");
+        }
+        Servers.deleteTree(dataDir);
+        if (Files.exists(dataDir)) {
+            throw new IllegalStateException("could not delete " + dataDir);
+        }
+    }
+
+    long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    @Override
+    public String toString() {
+        return name + "@" + host;
     }
 
     boolean alive() {

@@ -38,8 +38,8 @@ final class Servers implements AfterEachCallback {
         return p;
     }
 
-    /** A group of {@code size} nodes (not started). */
-    List<ServerProcess> cluster(int size) {
+    /** A group of {@code size} nodes on loopback (not started), each given {@code extraArgs} too. */
+    List<ServerProcess> cluster(int size, String... extraArgs) {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             ports.add(new int[] {freePort(), freePort()});
@@ -47,11 +47,26 @@ final class Servers implements AfterEachCallback {
         String peers = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p[1]).toList());
         List<ServerProcess> nodes = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            ServerProcess p = new ServerProcess(workDir(), "node" + i, ports.get(i)[0], ports.get(i)[1],
-                    List.of("--peers", peers, "--cluster-secret", SECRET));
+            List<String> args = new ArrayList<>(List.of("--peers", peers, "--cluster-secret", SECRET));
+            args.addAll(List.of(extraArgs));
+            ServerProcess p = new ServerProcess(workDir(), "node" + i, ports.get(i)[0], ports.get(i)[1], args);
             nodes.add(p);
             all.add(p);
         }
+        return nodes;
+    }
+
+    /** A node at a given address, started through {@code launcher} (see {@link ServerProcess}); not started. */
+    ServerProcess node(String name, String host, int httpPort, int raftPort, List<String> launcher, List<String> args) {
+        ServerProcess p = new ServerProcess(workDir(), name, host, httpPort, raftPort, launcher, args);
+        all.add(p);
+        return p;
+    }
+
+    /** Starts every node, then waits until each is ready. */
+    static List<ServerProcess> startAll(List<ServerProcess> nodes) {
+        nodes.forEach(ServerProcess::start);
+        nodes.forEach(Servers::awaitReady);
         return nodes;
     }
 

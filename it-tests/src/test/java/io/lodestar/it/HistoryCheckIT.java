@@ -1,0 +1,294 @@
+package io.lodestar.it;
+
+import static io.lodestar.it.Http.params;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.it.HistoryChecker.Installed;
+import io.lodestar.it.HistoryChecker.Kind;
+import io.lodestar.it.HistoryChecker.Op;
+import io.lodestar.it.HistoryChecker.Outcome;
+import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The history check: clients publish, compare-and-publish and read a few configs through random
+ * nodes while a nemesis kills and restarts nodes and cuts the network; every operation is recorded
+ * (sent, answered, outcome), and {@link HistoryChecker} then checks the whole history against the
+ * one order of writes the nodes agree on. The rules are in {@link HistoryChecker}.
+ */
+class HistoryCheckIT {
+    private static final List<String> KEYS = List.of("reg-0", "reg-1", "reg-2", "reg-3", "reg-4");
+    private static final int CLIENTS = 4;
+    /** Longer than the server's request timeout (5 s), so the server's own answer normally comes first. */
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    final NetworkLab lab = new NetworkLab();
+
+    private final ConcurrentLinkedQueue<Op> history = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger opIds = new AtomicInteger();
+    private final List<String> nemesisLog = new ArrayList<>();
+    private long startNanos;
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void publishesComparesAndReadsUnderKillsAndPartitionsAreConsistentWithOneOrder() throws Exception {
+        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
+        startNanos = System.nanoTime();
+        for (String key : KEYS) {
+            Op setup = write("setup", Kind.WRITE, key, nodes.get(0), "init " + key, null);
+            assertEquals(Outcome.OK, setup.outcome(), setup.toString());
+        }
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < CLIENTS; c++) {
+            String client = "c" + c;
+            Thread t = new Thread(() -> runClient(client, nodes, running), "history-client-" + c);
+            t.setDaemon(true);
+            t.start();
+            clients.add(t);
+        }
+        try {
+            runNemesis(nodes);
+        } finally {
+            running.set(false);
+            for (Thread t : clients) {
+                t.join(CLIENT_TIMEOUT.toMillis() + 5_000);
+            }
+        }
+
+        lab.heal();
+        for (ServerProcess p : nodes) {
+            if (!p.alive()) {
+                p.start();
+            }
+        }
+        Cluster.awaitConverged(nodes, Duration.ofSeconds(60));
+
+        Map<String, Map<String, String>> finalReads = new LinkedHashMap<>();
+        for (ServerProcess p : nodes) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String key : KEYS) {
+                Op r = read("final", key, p);
+                assertEquals(Outcome.OK, r.outcome(), r.toString());
+                values.put(key, r.value());
+            }
+            finalReads.put(p.name, values);
+        }
+        List<Op> ops = new ArrayList<>(history);
+        Map<String, String> valueByMd5 = new HashMap<>();
+        for (Op op : ops) {
+            if (op.kind() != Kind.READ) {
+                valueByMd5.put(Cluster.md5(op.value()), op.value());
+            }
+        }
+        Map<String, Map<String, List<Installed>>> orderByNode = new LinkedHashMap<>();
+        for (ServerProcess p : nodes) {
+            Map<String, List<Installed>> order = new LinkedHashMap<>();
+            for (String key : KEYS) {
+                String current = finalReads.get(p.name).get(key);
+                order.put(key, HistoryChecker.installedOrder(serverHistory(p, key), current == null ? "(absent)" : Cluster.md5(current),
+                        valueByMd5));
+            }
+            orderByNode.put(p.name, order);
+        }
+
+        HistoryChecker.Report report = HistoryChecker.check(ops, orderByNode, finalReads);
+        System.out.println("history check: nemesis " + nemesisLog);
+        System.out.println("history check: " + ops.size() + " operations by " + CLIENTS + " clients on " + KEYS.size()
+                + " configs over " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos) + " s: " + report.stats());
+        System.out.println("history check: " + report.violations().size() + " violations, " + report.anomalies().size()
+                + " anomalies");
+        report.anomalies().stream().limit(10).forEach(a -> System.out.println("  anomaly " + a));
+        report.violations().stream().limit(30).forEach(v -> System.out.println("  VIOLATION " + v));
+        assertTrue(report.violations().isEmpty(), report.violations().size() + " violations, first: "
+                + report.violations().stream().limit(5).toList());
+        long acknowledged = ops.stream().filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK).count();
+        assertTrue(acknowledged >= 100, "enough acknowledged writes to mean something: " + acknowledged);
+    }
+
+    /** A client: random operations on random configs through random live nodes, until told to stop. */
+    private void runClient(String client, List<ServerProcess> nodes, AtomicBoolean running) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int seq = 0; running.get(); seq++) {
+            List<ServerProcess> live = nodes.stream().filter(ServerProcess::alive).toList();
+            if (live.isEmpty()) {
+                pace(50);
+                continue;
+            }
+            String key = KEYS.get(random.nextInt(KEYS.size()));
+            ServerProcess node = live.get(random.nextInt(live.size()));
+            String value = client + "-" + seq;
+            double dice = random.nextDouble();
+            if (dice < 0.3) {
+                write(client, Kind.WRITE, key, node, value, null);
+            } else if (dice < 0.75) {
+                // read-modify-write: read through one node, compare-and-publish through another
+                Op r = read(client, key, node);
+                if (r.outcome() == Outcome.OK && r.value() != null) {
+                    write(client, Kind.CAS, key, live.get(random.nextInt(live.size())), value, r.value());
+                }
+            } else {
+                read(client, key, node);
+            }
+            pace(random.nextInt(5, 30));
+        }
+    }
+
+    private Op write(String client, Kind kind, String key, ServerProcess node, String value, String expected) {
+        Map<String, String> form = params("dataId", key, "group", Cluster.GROUP, "content", value);
+        if (expected != null) {
+            form.put("casMd5", Cluster.md5(expected));
+        }
+        long invoked = System.nanoTime();
+        Outcome outcome;
+        int status = -1;
+        String detail;
+        try {
+            Http.Response r = Http.postForm(node.httpAddress(), Cluster.CONFIGS, form, CLIENT_TIMEOUT);
+            status = r.status();
+            detail = r.status() == 200 ? "" : r.body();
+            outcome = r.status() == 200 && r.body().equals("true") ? Outcome.OK
+                    : r.status() == 503 || (r.status() == 409 && kind == Kind.CAS) ? Outcome.FAIL
+                    : Outcome.INFO;
+        } catch (Exception e) {
+            detail = e.toString();
+            // refused or not connected: nothing was sent; anything else may have reached the server
+            outcome = e instanceof ConnectException || e instanceof HttpConnectTimeoutException ? Outcome.FAIL : Outcome.INFO;
+        }
+        return record(new Op(opIds.incrementAndGet(), client, kind, key, node.name, value, expected, invoked,
+                System.nanoTime(), outcome, status, detail));
+    }
+
+    private Op read(String client, String key, ServerProcess node) {
+        long invoked = System.nanoTime();
+        Outcome outcome = Outcome.FAIL;
+        int status = -1;
+        String value = null;
+        String detail = "";
+        try {
+            Http.Response r = Http.get(node.httpAddress(), Cluster.CONFIGS + "?" + Http.query(params("dataId", key,
+                    "group", Cluster.GROUP)), CLIENT_TIMEOUT);
+            status = r.status();
+            if (r.status() == 200 || r.status() == 404) {
+                outcome = Outcome.OK;
+                value = r.status() == 200 ? r.body() : null;
+            } else {
+                detail = r.body();
+            }
+        } catch (Exception e) {
+            detail = e.toString();
+        }
+        return record(new Op(opIds.incrementAndGet(), client, Kind.READ, key, node.name, value, null, invoked,
+                System.nanoTime(), outcome, status, detail));
+    }
+
+    private Op record(Op op) {
+        history.add(op);
+        return op;
+    }
+
+    /**
+     * One fault at a time, each held for a while and followed by recovery (every node ready) so
+     * that the clients get both faulty and healthy periods. Hold times are the faults' durations,
+     * not waits for anything.
+     */
+    private void runNemesis(List<ServerProcess> nodes) throws Exception {
+        hold(2_000);
+        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        event("kill -9 leader " + leader.name);
+        leader.kill();
+        hold(3_000);
+        event("restart " + leader.name);
+        leader.start();
+        recover(nodes);
+
+        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        event("isolate leader " + leader.name);
+        lab.isolate(leader);
+        hold(6_000);
+        event("heal");
+        lab.heal();
+        recover(nodes);
+
+        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        ServerProcess follower = followerOf(nodes, leader);
+        event("cut " + leader.name + " -> " + follower.name + " one way");
+        lab.cutOneWay(leader, follower);
+        hold(5_000);
+        event("heal");
+        lab.heal();
+        recover(nodes);
+
+        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        follower = followerOf(nodes, leader);
+        event("isolate follower " + follower.name + ", kill -9 leader " + leader.name + " (no majority)");
+        lab.isolate(follower);
+        leader.kill();
+        hold(3_000);
+        event("heal, restart " + leader.name);
+        lab.heal();
+        leader.start();
+        recover(nodes);
+        hold(2_000);
+    }
+
+    private static ServerProcess followerOf(List<ServerProcess> nodes, ServerProcess leader) {
+        List<ServerProcess> followers = nodes.stream().filter(n -> n != leader).toList();
+        return followers.get(ThreadLocalRandom.current().nextInt(followers.size()));
+    }
+
+    private void recover(List<ServerProcess> nodes) {
+        nodes.forEach(Servers::awaitReady);
+        event("all ready");
+    }
+
+    private void event(String what) {
+        nemesisLog.add(String.format("%.1fs %s", (System.nanoTime() - startNanos) / 1e9, what));
+    }
+
+    private static void hold(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+    }
+
+    private static void pace(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The node's config history of {@code key}, every page. */
+    private static List<HistoryChecker.HistoryEntry> serverHistory(ServerProcess p, String key) throws Exception {
+        List<HistoryChecker.HistoryEntry> entries = new ArrayList<>();
+        for (int page = 1; ; page++) {
+            JsonNode r = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params("search", "accurate",
+                    "dataId", key, "group", Cluster.GROUP, "pageNo", String.valueOf(page), "pageSize", "500")));
+            for (JsonNode item : r.get("pageItems")) {
+                entries.add(new HistoryChecker.HistoryEntry(Long.parseLong(item.get("id").asText()),
+                        item.get("opType").asText().trim(), item.get("md5").asText()));
+            }
+            if (page >= r.get("pagesAvailable").asInt()) {
+                return entries;
+            }
+        }
+    }
+}
