@@ -38,7 +38,7 @@ class FullClusterRestartIT {
 
     /** Every kind of durable data the server has today. */
     static List<DurableData> durableData() {
-        return List.of(new ConfigsWithHistory(), new Namespaces());
+        return List.of(new ConfigsWithHistory(), new Namespaces(), new PersistentInstances());
     }
 
     @Test
@@ -165,6 +165,45 @@ class FullClusterRestartIT {
                 assertEquals(200, r.status(), "in-ns-" + i + " on " + node);
                 assertEquals("content " + i + " in " + IDS.get(0), r.body());
             }
+        }
+    }
+
+    /**
+     * Persistent instances (Raft) with weights and metadata, in a cluster whose checker is NONE (no
+     * probe flips their health while the revisions are compared).
+     */
+    static final class PersistentInstances implements DurableData {
+        private static final String SERVICE = "durable-svc";
+
+        @Override
+        public void write(List<ServerProcess> nodes) throws Exception {
+            Http.Response created = Http.postForm(nodes.get(1).httpAddress(), "/nacos/v1/ns/service",
+                    params("serviceName", SERVICE, "protectThreshold", "0"));
+            assertEquals(200, created.status(), created.body());
+            Http.Response none = Http.send(nodes.get(0).httpAddress(), "PUT", "/nacos/v1/ns/cluster", params(
+                    "serviceName", SERVICE, "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}"));
+            assertEquals(200, none.status(), none.body());
+            for (int i = 0; i < 6; i++) {
+                Http.Response r = Http.postForm(nodes.get(i % nodes.size()).httpAddress(), "/nacos/v1/ns/instance",
+                        params("serviceName", SERVICE, "ip", "10.9.0." + (i + 1), "port", "8080", "ephemeral", "false",
+                                "weight", String.valueOf(i + 1), "metadata", "{\"zone\":\"z" + i + "\"}"));
+                assertEquals(200, r.status(), r.body());
+            }
+        }
+
+        @Override
+        public void assertIntact(ServerProcess node) throws Exception {
+            JsonNode list = Http.json(node.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + SERVICE);
+            Map<String, String> seen = new LinkedHashMap<>();
+            for (JsonNode h : list.get("hosts")) {
+                seen.put(h.get("ip").asText(), h.get("weight").asDouble() + "/" + h.get("metadata").get("zone").asText()
+                        + "/" + h.get("ephemeral").asBoolean());
+            }
+            Map<String, String> expected = new LinkedHashMap<>();
+            for (int i = 0; i < 6; i++) {
+                expected.put("10.9.0." + (i + 1), (double) (i + 1) + "/z" + i + "/false");
+            }
+            assertEquals(new java.util.TreeMap<>(expected), new java.util.TreeMap<>(seen), "persistent instances on " + node);
         }
     }
 }

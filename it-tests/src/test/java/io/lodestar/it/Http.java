@@ -51,7 +51,7 @@ final class Http {
             throws IOException {
         return send(HttpRequest.newBuilder(uri(address, pathAndQuery))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .method(method, HttpRequest.BodyPublishers.ofString(form(form))));
+                .method(method, HttpRequest.BodyPublishers.ofString(form(form))), DEFAULT_TIMEOUT);
     }
 
     static JsonNode json(String address, String path) throws IOException {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +94,10 @@ class RaftKvStoreRestartTest {
     void restartAfterSnapshotDoesNotRollBack() throws Exception {
         try (TestCluster c = TestCluster.start(dir, 1)) {
             c.awaitLeader();
+            // the node writes its HTTP address once, about a second after it is ready: let that
+            // happen first, or it may land between the restart and the write counted below
+            TestCluster.await(Duration.ofSeconds(20), () -> c.node(0).cluster().members().get(0).httpAddress() != null,
+                    "the node to publish its HTTP address");
             c.putMany(0, "a", 50);
             c.node(0).snapshot().get(10, TimeUnit.SECONDS);
             long snapshotRevision = c.node(0).revision();
