@@ -30,6 +30,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -52,8 +53,8 @@ import org.testcontainers.utility.DockerImageName;
  * other by name and bind to their own address; each container has a memory limit. The tests
  * reach the nodes through their mapped HTTP ports.
  *
- * <p>One cluster serves the class; the test that stops the leader's container runs last. Skipped,
- * with the reason, where no Docker engine is reachable.
+ * <p>One cluster serves the class; the test that stops the leader's container runs last. Every
+ * test is skipped, with the reason, where no Docker engine is reachable.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -84,6 +85,8 @@ class ContainerClusterIT {
         }
     };
 
+    /** Why the tests skip, null when an engine is there (each test reports the skip, so the reason shows in the report). */
+    private static String noEngine;
     private static Network network;
     private static final List<GenericContainer<?>> NODES = new ArrayList<>();
     /** Acknowledged publishes, checked again after the leader's container is stopped. */
@@ -102,8 +105,12 @@ class ContainerClusterIT {
                     + "mapped ports; where the engine runs on this machine set TESTCONTAINERS_HOST_OVERRIDE=localhost "
                     + "(.ci/run does)", e);
         }
-        Assumptions.assumeTrue(available,
-                "no Docker engine reachable (DOCKER_HOST, or /var/run/docker.sock): the container tests need one; .ci/run starts one");
+        if (!available) {
+            noEngine = "no Docker engine reachable (DOCKER_HOST, or /var/run/docker.sock): "
+                    + "the container tests need one; .ci/run starts one";
+            System.out.println("ContainerClusterIT skipped: " + noEngine);
+            return;
+        }
         long t0 = System.nanoTime();
         String image = LodestarImage.ensure(DockerClientFactory.instance().client());
         long imageMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -132,6 +139,11 @@ class ContainerClusterIT {
         }
         System.out.printf("container cluster ready: image %s in %d ms, cluster %d ms after that%n", image, imageMs,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) - imageMs);
+    }
+
+    @BeforeEach
+    void requireEngine() {
+        Assumptions.assumeTrue(noEngine == null, noEngine);
     }
 
     @AfterAll
