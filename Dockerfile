@@ -1,0 +1,28 @@
+# The Lodestar server image. Build from the repository root after `mvn -B -DskipTests package`:
+#
+#   docker build -t lodestar .
+#   docker build --build-arg BASE_IMAGE=my-registry/jre17 -t lodestar .
+#
+# BASE_IMAGE is any Java 17+ runtime image with `java` on PATH and a POSIX /bin/sh, mkdir and
+# chown (it-tests/CONTAINERS.md shows how to make one without a registry). The Dockerfile uses
+# no BuildKit-only syntax, so the classic builder (and Testcontainers) can build it too.
+ARG BASE_IMAGE=eclipse-temurin:17-jre
+FROM ${BASE_IMAGE}
+
+# Data (Raft log, snapshots, RocksDB) lives in /var/lib/lodestar, owned by an unprivileged user.
+RUN mkdir -p /var/lib/lodestar /opt/lodestar && chown 10001:10001 /var/lib/lodestar
+
+COPY console-api/target/lodestar.jar /opt/lodestar/lodestar.jar
+COPY console-api/docker/entrypoint.sh /opt/lodestar/entrypoint.sh
+
+USER 10001:10001
+WORKDIR /var/lib/lodestar
+VOLUME /var/lib/lodestar
+# HTTP (Nacos Open API, push channel), Raft.
+EXPOSE 8848 7848
+# Heap for the server JVM; RocksDB's block cache and JRaft's buffers live outside it, so give the
+# container about twice this (see it-tests/CONTAINERS.md).
+ENV JAVA_OPTS="-Xmx256m -XX:+UseSerialGC"
+
+ENTRYPOINT ["/bin/sh", "/opt/lodestar/entrypoint.sh"]
+CMD ["--auth", "off"]
