@@ -2,9 +2,9 @@ package io.lodestar.config.history;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.LeaderOnlyJob;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;
 import java.time.Clock;
@@ -12,9 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +55,7 @@ public final class HistoryRetention implements AutoCloseable {
     private final KvStore store;
     private final Settings settings;
     private final Clock clock;
-    private ScheduledExecutorService timer;
+    private LeaderOnlyJob job;
 
     public HistoryRetention(KvStore store, Settings settings, Clock clock) {
         this.store = store;
@@ -68,27 +65,10 @@ public final class HistoryRetention implements AutoCloseable {
 
     /** Schedules the runs (the first after one interval). */
     public synchronized HistoryRetention start() {
-        if (timer == null) {
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "history-retention");
-                t.setDaemon(true);
-                return t;
-            });
-            long every = settings.interval().toMillis();
-            timer.scheduleWithFixedDelay(this::runSafely, every, every, TimeUnit.MILLISECONDS);
+        if (job == null) {
+            job = LeaderOnlyJob.every("history-retention", settings.interval(), this::runOnce);
         }
         return this;
-    }
-
-    private void runSafely() {
-        try {
-            int deleted = runOnce();
-            if (deleted > 0) {
-                LOG.info("history retention deleted {} entries", deleted);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("history retention run failed; the next run continues it", e);
-        }
     }
 
     /**
@@ -96,7 +76,7 @@ public final class HistoryRetention implements AutoCloseable {
      * until each batch is applied; a failed batch fails the pass.
      */
     public int runOnce() {
-        if (!leads()) {
+        if (!LeaderOnlyJob.leads(store)) {
             return 0;
         }
         long cutoff = clock.millis() - settings.maxAge().toMillis();
@@ -130,7 +110,7 @@ public final class HistoryRetention implements AutoCloseable {
             }
             byte[] last = page.get(page.size() - 1).key();
             start = Arrays.copyOf(last, last.length + 1); // the smallest key after the last one
-            if (!leads()) {
+            if (!LeaderOnlyJob.leads(store)) {
                 LOG.info("history retention: leadership lost, stopping this pass");
                 pending.clear();
                 return deleted;
@@ -179,16 +159,11 @@ public final class HistoryRetention implements AutoCloseable {
         }
     }
 
-    private boolean leads() {
-        ClusterView view = store.cluster();
-        return view.leader() != null && view.leader().equals(view.self());
-    }
-
     @Override
     public synchronized void close() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
+        if (job != null) {
+            job.close();
+            job = null;
         }
     }
 }

@@ -1,9 +1,9 @@
 package io.lodestar.config.push;
 
 import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.LeaderOnlyJob;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
@@ -12,11 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the {@link ConfigChangeLog} bounded: every {@link Settings#interval()}, on the leader only,
@@ -28,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * later one; deleting a deleted entry changes nothing.
  */
 public final class ChangeLogRetention implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ChangeLogRetention.class);
     private static final int SCAN_PAGE = 1024;
 
     /**
@@ -55,7 +49,7 @@ public final class ChangeLogRetention implements AutoCloseable {
 
     private final KvStore store;
     private final Settings settings;
-    private ScheduledExecutorService timer;
+    private LeaderOnlyJob job;
 
     public ChangeLogRetention(KvStore store, Settings settings) {
         this.store = store;
@@ -64,37 +58,20 @@ public final class ChangeLogRetention implements AutoCloseable {
 
     /** Schedules the passes (the first after one interval). */
     public synchronized ChangeLogRetention start() {
-        if (timer == null) {
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "change-log-retention");
-                t.setDaemon(true);
-                return t;
-            });
-            long every = settings.interval().toMillis();
-            timer.scheduleWithFixedDelay(this::runSafely, every, every, TimeUnit.MILLISECONDS);
+        if (job == null) {
+            job = LeaderOnlyJob.every("change-log-retention", settings.interval(), this::runOnce);
         }
         return this;
     }
 
-    private void runSafely() {
-        try {
-            int deleted = runOnce();
-            if (deleted > 0) {
-                LOG.info("change-log retention deleted {} entries", deleted);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("change-log retention pass failed; the next pass continues it", e);
-        }
-    }
-
     /** One pass if this node leads: how many entries it deleted (0 on a follower). Blocks on each batch. */
     public int runOnce() {
-        if (!leads()) {
+        if (!LeaderOnlyJob.leads(store)) {
             return 0;
         }
         long excess = count() - settings.keep();
         int deleted = 0;
-        while (excess > 0 && leads()) {
+        while (excess > 0 && LeaderOnlyJob.leads(store)) {
             List<KvEntry> oldest = store.scan(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
                     (int) Math.min(excess, settings.batchSize()));
             if (oldest.isEmpty()) {
@@ -139,16 +116,11 @@ public final class ChangeLogRetention implements AutoCloseable {
         }
     }
 
-    private boolean leads() {
-        ClusterView view = store.cluster();
-        return view.leader() != null && view.leader().equals(view.self());
-    }
-
     @Override
     public synchronized void close() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
+        if (job != null) {
+            job.close();
+            job = null;
         }
     }
 }

@@ -1,26 +1,21 @@
 package io.lodestar.api.v2;
 
+import static io.lodestar.api.v2.V2Answers.RESOURCE_NOT_FOUND;
+import static io.lodestar.api.v2.V2Answers.SUCCESS;
+import static io.lodestar.api.v2.V2Answers.answer;
+import static io.lodestar.api.v2.V2Answers.result;
+import static io.lodestar.api.v2.V2Answers.v2;
+
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.Config;
-import io.lodestar.config.ConfigConflictException;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.InvalidRequestException;
-import io.lodestar.kv.KvException;
-import io.lodestar.kv.NoLeaderException;
-import io.lodestar.kv.StoreUnavailableException;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code /nacos/v2/cs/config}: the Nacos 2.x open API for configs. Every answer, errors included,
@@ -31,16 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigV2Routes {
     private static final String PATH = "/nacos/v2/cs/config";
-    private static final Logger LOG = LoggerFactory.getLogger(ConfigV2Routes.class);
     /** Nacos's ConfigType values; any other type is stored as {@code text}, as Nacos does. */
     private static final Set<String> TYPES = Set.of("properties", "xml", "json", "text", "html", "yaml", "toml");
-
-    static final int SUCCESS = 0;
-    static final int PARAMETER_MISSING = 10000;
-    static final int PARAMETER_VALIDATE_ERROR = 20002;
-    static final int RESOURCE_NOT_FOUND = 20004;
-    static final int RESOURCE_CONFLICT = 20005;
-    static final int SERVER_ERROR = 30000;
 
     private ConfigV2Routes() {}
 
@@ -115,77 +102,14 @@ public final class ConfigV2Routes {
 
     private static void present(Context ctx, String name) {
         if (Params.get(ctx, name) == null) {
-            throw new MissingParameter(name);
+            throw new V2Answers.MissingParameter(name);
         }
     }
 
     private static void required(Context ctx, String name) {
         String value = Params.get(ctx, name);
         if (value == null || value.isBlank()) {
-            throw new MissingParameter(name);
-        }
-    }
-
-    /** Renders the future's outcome (true, or the error) once it completes. */
-    private static void answer(Context ctx, CompletableFuture<Boolean> outcome) {
-        ctx.future(() -> outcome.handle((ok, error) -> {
-            if (error != null) {
-                error(ctx, error);
-            } else {
-                result(ctx, 200, SUCCESS, "success", ok);
-            }
-            return null;
-        }));
-    }
-
-    /** Wraps a handler so that whatever it throws is answered in the v2 form. */
-    private static Handler v2(Handler handler) {
-        return ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (Exception e) {
-                error(ctx, e);
-            }
-        };
-    }
-
-    private static void error(Context ctx, Throwable e) {
-        if (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        if (e instanceof MissingParameter missing) {
-            result(ctx, 400, PARAMETER_MISSING, "parameter missing",
-                    "Required parameter '" + missing.name + "' type String is not present");
-        } else if (e instanceof InvalidRequestException bad) {
-            result(ctx, 400, PARAMETER_VALIDATE_ERROR, "parameter validate error", bad.getMessage());
-        } else if (e instanceof ConfigConflictException conflict) {
-            result(ctx, 409, RESOURCE_CONFLICT, "resource conflict", conflict.getMessage());
-        } else if (e instanceof NoLeaderException || e instanceof StoreUnavailableException) {
-            result(ctx, 503, SERVER_ERROR, "server error", e.getMessage());
-        } else if (e instanceof KvException kv && kv.outcomeUnknown()) {
-            result(ctx, 504, SERVER_ERROR, "server error", "write outcome unknown: " + kv.getMessage());
-        } else {
-            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-            result(ctx, 500, SERVER_ERROR, "server error", "internal error: " + e);
-        }
-    }
-
-    private static void result(Context ctx, int status, int code, String message, Object data) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("code", code);
-        body.put("message", message);
-        body.put("data", data);
-        ctx.status(status).json(body);
-    }
-
-    /** A required parameter that was not sent (Nacos 2: PARAMETER_MISSING). */
-    private static final class MissingParameter extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-
-        MissingParameter(String name) {
-            super(name, null, false, false);
-            this.name = name;
+            throw new V2Answers.MissingParameter(name);
         }
     }
 }

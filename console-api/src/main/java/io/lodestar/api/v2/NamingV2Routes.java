@@ -1,8 +1,13 @@
 package io.lodestar.api.v2;
 
+import static io.lodestar.api.v2.V2Answers.RESOURCE_NOT_FOUND;
+import static io.lodestar.api.v2.V2Answers.SUCCESS;
+import static io.lodestar.api.v2.V2Answers.answer;
+import static io.lodestar.api.v2.V2Answers.result;
+import static io.lodestar.api.v2.V2Answers.v2;
+
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.v1.naming.NamingJson;
@@ -16,7 +21,6 @@ import io.lodestar.naming.model.ServiceKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code /nacos/v2/ns/instance} and {@code /nacos/v2/ns/instance/list}: the Nacos 2.x open API for
@@ -68,7 +72,7 @@ public final class NamingV2Routes {
             data.put("healthy", i.healthy());
             data.put("instanceId", i.idIn(service));
             data.put("metadata", i.metadata());
-            result(ctx, 200, ConfigV2Routes.SUCCESS, "success", data);
+            result(ctx, 200, SUCCESS, "success", data);
         }));
         app.get(PATH + "/list", v2(ctx -> {
             present(ctx, "serviceName");
@@ -80,7 +84,7 @@ public final class NamingV2Routes {
                 NamingValidation.checkCluster("clusterName", c);
             }
             boolean healthyOnly = NamingParams.bool(ctx, "healthyOnly", false);
-            result(ctx, 200, ConfigV2Routes.SUCCESS, "success",
+            result(ctx, 200, SUCCESS, "success",
                     NamingJson.list(naming.list(service, filter, healthyOnly), clusters));
         }));
     }
@@ -90,73 +94,8 @@ public final class NamingV2Routes {
         for (String name : names) {
             String value = Params.get(ctx, name);
             if (value == null || value.isBlank()) {
-                throw new MissingParameter(name);
+                throw new V2Answers.MissingParameter(name);
             }
-        }
-    }
-
-    private static void answer(Context ctx, CompletableFuture<String> outcome) {
-        ctx.future(() -> outcome.handle((data, error) -> {
-            if (error != null) {
-                error(ctx, error);
-            } else {
-                result(ctx, 200, ConfigV2Routes.SUCCESS, "success", data);
-            }
-            return null;
-        }));
-    }
-
-    private static Handler v2(Handler handler) {
-        return ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (Exception e) {
-                error(ctx, e);
-            }
-        };
-    }
-
-    private static void error(Context ctx, Throwable e) {
-        if (e instanceof MissingParameter missing) {
-            result(ctx, 400, ConfigV2Routes.PARAMETER_MISSING, "parameter missing",
-                    "Required parameter '" + missing.name + "' type String is not present");
-            return;
-        }
-        ErrorMapping.Mapped m = ErrorMapping.map(e, ctx);
-        String message = m.message().startsWith("caused: ") ? m.message().substring("caused: ".length()) : m.message();
-        int code;
-        String text;
-        if (m.status() == 404) {
-            code = ConfigV2Routes.RESOURCE_NOT_FOUND;
-            text = "resource not found";
-        } else if (m.status() == 409) {
-            code = ConfigV2Routes.RESOURCE_CONFLICT;
-            text = "resource conflict";
-        } else if (m.status() >= 400 && m.status() < 500) {
-            code = ConfigV2Routes.PARAMETER_VALIDATE_ERROR;
-            text = "parameter validate error";
-        } else {
-            code = ConfigV2Routes.SERVER_ERROR;
-            text = "server error";
-        }
-        result(ctx, m.status(), code, text, message);
-    }
-
-    private static void result(Context ctx, int status, int code, String message, Object data) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("code", code);
-        body.put("message", message);
-        body.put("data", data);
-        ctx.status(status).json(body);
-    }
-
-    private static final class MissingParameter extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-
-        MissingParameter(String name) {
-            super(name, null, false, false);
-            this.name = name;
         }
     }
 }
