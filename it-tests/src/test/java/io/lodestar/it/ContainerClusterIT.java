@@ -135,7 +135,7 @@ class ContainerClusterIT {
         }
         Startables.deepStart(NODES).get(4, TimeUnit.MINUTES);
         for (GenericContainer<?> node : NODES) {
-            awaitReady(node);
+            awaitSettled(node);
         }
         System.out.printf("container cluster ready: image %s in %d ms, cluster %d ms after that%n", image, imageMs,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) - imageMs);
@@ -179,6 +179,19 @@ class ContainerClusterIT {
                 throw new AssertionError("container exited:\n" + logsOf(node));
             }
             return Http.get(address(node), "/nacos/v1/console/health/readiness").status() == 200;
+        });
+    }
+
+    /** Ready, and every member's HTTP address is in the store (a node records its own shortly after it is ready). */
+    static void awaitSettled(GenericContainer<?> node) {
+        awaitReady(node);
+        Await.until(Duration.ofSeconds(30), node.getNetworkAliases() + " settled", () -> {
+            for (JsonNode m : Http.json(address(node), "/lodestar/v1/cluster").get("members")) {
+                if (m.get("httpAddress").isNull()) {
+                    return false;
+                }
+            }
+            return true;
         });
     }
 
