@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * on this node (so a read on this node sees it), or fails with a {@link KvException}: {@link
  * InvalidRequestException} (nothing proposed), {@link NoLeaderException} (no leader within the
  * request timeout, nothing committed), {@link StoreUnavailableException} (refused, nothing
- * committed) or {@link WriteOutcomeUnknownException} (may or may not commit). A failed compare is
+ * committed) or {@link WriteOutcomeUnknownException} (may or may not commit; also when the leader
+ * committed a forwarded write that this node could not apply in time, so a read here would miss it). A failed compare is
  * a result ({@code succeeded() == false}), not an error. Futures complete on a store thread:
  * dependent stages must not block.
  *

@@ -330,11 +330,21 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             } else if (cause != null) {
                 future.completeExceptionally(cause);
             } else {
-                // Answer once this node has applied it too, so a read here sees the write.
+                // Answer once this node has applied it too, so a read here sees the write. A node
+                // that cannot (cut off from the leader's log) must not claim that: the write is
+                // committed, but the caller cannot read it here, so it gets "unknown, read first"
                 fsm.awaitApplied(result.index())
-                        .completeOnTimeout(null, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+                        .orTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
                                 TimeUnit.MILLISECONDS)
-                        .whenComplete((v, e) -> future.complete(result));
+                        .whenComplete((v, e) -> {
+                            if (e == null) {
+                                future.complete(result);
+                            } else {
+                                future.completeExceptionally(new WriteOutcomeUnknownException("committed by " + target
+                                        + " at index " + result.index() + ", but not applied on this node within "
+                                        + config.requestTimeoutMs() + " ms: reads here may not show it yet"));
+                            }
+                        });
             }
         });
     }
