@@ -24,7 +24,9 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
@@ -173,17 +175,7 @@ public final class RocksEngine implements AutoCloseable {
 
     /** Entries whose key starts with {@code prefix}, in key order, at most {@code limit}. */
     public List<KvEntry> scan(String keyspace, byte[] prefix, int limit) {
-        List<KvEntry> out = new ArrayList<>();
-        try (RocksIterator it = db.newIterator(handle(keyspace))) {
-            for (it.seek(prefix); it.isValid() && out.size() < limit; it.next()) {
-                byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                out.add(StoredValue.decode(key, it.value()));
-            }
-        }
-        return out;
+        return scanFrom(keyspace, prefix, prefix, limit);
     }
 
     /**
@@ -194,7 +186,13 @@ public final class RocksEngine implements AutoCloseable {
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
         byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
         List<KvEntry> out = new ArrayList<>();
-        try (RocksIterator it = db.newIterator(handle(keyspace))) {
+        byte[] end = successor(prefix);
+        // The upper bound stops the iterator at the prefix's end: without it a seek past the last
+        // live key of the prefix walks every deleted key after it (thousands after a deregistration
+        // burst) before it finds a live one to compare.
+        try (Slice bound = end == null ? null : new Slice(end);
+             ReadOptions options = bound == null ? new ReadOptions() : new ReadOptions().setIterateUpperBound(bound);
+             RocksIterator it = db.newIterator(handle(keyspace), options)) {
             for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
                 byte[] key = it.key();
                 if (!startsWith(key, prefix)) {
@@ -204,6 +202,18 @@ public final class RocksEngine implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** The smallest key after every key starting with {@code prefix}; null when there is none (all 0xff). */
+    private static byte[] successor(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] end = Arrays.copyOf(prefix, i + 1);
+                end[i]++;
+                return end;
+            }
+        }
+        return null;
     }
 
     private static boolean startsWith(byte[] key, byte[] prefix) {
