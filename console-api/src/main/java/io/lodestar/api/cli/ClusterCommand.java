@@ -58,37 +58,44 @@ final class ClusterCommand {
         }
     }
 
-    @Command(name = "add-member", mixinStandardHelpOptions = true,
-            description = "Add a started node (its --peers listing the members and itself) to the group.")
-    static final class AddMember extends Target implements Callable<Integer> {
+    /** A change naming one member: POSTs or DELETEs its address at {@code path}. */
+    abstract static class MemberChange extends Target implements Callable<Integer> {
         @Parameters(paramLabel = "host:raftPort")
         String address;
 
+        private final String method;
+        private final String path;
+
+        MemberChange(String method, String path) {
+            this.method = method;
+            this.path = path;
+        }
+
         @Override
         public Integer call() throws Exception {
-            return send("POST", "/lodestar/v1/cluster/members", address);
+            return send(method, path, address);
+        }
+    }
+
+    @Command(name = "add-member", mixinStandardHelpOptions = true,
+            description = "Add a started node (its --peers listing the members and itself) to the group.")
+    static final class AddMember extends MemberChange {
+        AddMember() {
+            super("POST", "/lodestar/v1/cluster/members");
         }
     }
 
     @Command(name = "remove-member", mixinStandardHelpOptions = true, description = "Remove a member from the group.")
-    static final class RemoveMember extends Target implements Callable<Integer> {
-        @Parameters(paramLabel = "host:raftPort")
-        String address;
-
-        @Override
-        public Integer call() throws Exception {
-            return send("DELETE", "/lodestar/v1/cluster/members", address);
+    static final class RemoveMember extends MemberChange {
+        RemoveMember() {
+            super("DELETE", "/lodestar/v1/cluster/members");
         }
     }
 
     @Command(name = "transfer-leader", mixinStandardHelpOptions = true, description = "Hand leadership to a member.")
-    static final class TransferLeader extends Target implements Callable<Integer> {
-        @Parameters(paramLabel = "host:raftPort")
-        String address;
-
-        @Override
-        public Integer call() throws Exception {
-            return send("POST", "/lodestar/v1/cluster/leader", address);
+    static final class TransferLeader extends MemberChange {
+        TransferLeader() {
+            super("POST", "/lodestar/v1/cluster/leader");
         }
     }
 }
