@@ -11,10 +11,6 @@ import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +21,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -41,18 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class NacosClientClusterIT {
     /** How long a listener may take to hear a change, failover included (the client waits 2 s after a failed poll). */
     private static final Duration HEAR = Duration.ofSeconds(30);
-    private static final Path CLIENT_DIR;
-
     static {
-        // nacos-client 1.4.7 reads these once, when its classes load (whichever test class loads them first)
-        try {
-            CLIENT_DIR = Files.createTempDirectory("nacos-client-cluster-it-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        System.setProperty("JM.SNAPSHOT.PATH", CLIENT_DIR.toString());
-        System.setProperty("JM.LOG.PATH", CLIENT_DIR.resolve("logs").toString());
-        System.setProperty("com.alibaba.nacos.naming.cache.dir", CLIENT_DIR.resolve("naming").toString());
+        NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
@@ -66,10 +51,6 @@ class NacosClientClusterIT {
         }
     }
 
-    @AfterAll
-    static void deleteClientDir() {
-        Servers.deleteTree(CLIENT_DIR);
-    }
 
     private List<ServerProcess> cluster() {
         List<ServerProcess> nodes = servers.cluster(3);

@@ -9,17 +9,12 @@ import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.config.listener.Listener;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,17 +25,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class NacosClientConfigIT {
     /** How long a listener may take to hear a publish; the client answers a change within about a second. */
     private static final long HEAR_S = 10;
-    private static final Path CLIENT_DIR;
-
     static {
-        // nacos-client 1.4.7 reads these once, when its classes load: keep its snapshots and logs here
-        try {
-            CLIENT_DIR = Files.createTempDirectory("nacos-client-it-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        System.setProperty("JM.SNAPSHOT.PATH", CLIENT_DIR.toString());
-        System.setProperty("JM.LOG.PATH", CLIENT_DIR.resolve("logs").toString());
+        NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
@@ -54,10 +40,6 @@ class NacosClientConfigIT {
         }
     }
 
-    @AfterAll
-    static void deleteClientDir() {
-        Servers.deleteTree(CLIENT_DIR);
-    }
 
     private ConfigService client(ServerProcess p, String namespace) throws Exception {
         Properties props = new Properties();

@@ -13,10 +13,6 @@ import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.alibaba.nacos.api.naming.pojo.ListView;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +21,6 @@ import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,18 +35,8 @@ class NacosClientNamingIT {
      */
     private static final Duration PUSHED_WITHIN = Duration.ofSeconds(3);
     private static final String NS = "/nacos/v1/ns";
-    private static final Path CLIENT_DIR;
-
     static {
-        // nacos-client 1.4.7 reads these once, when its classes load: keep its caches and logs here
-        try {
-            CLIENT_DIR = Files.createTempDirectory("nacos-client-naming-it-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        System.setProperty("JM.SNAPSHOT.PATH", CLIENT_DIR.toString());
-        System.setProperty("JM.LOG.PATH", CLIENT_DIR.resolve("logs").toString());
-        System.setProperty("com.alibaba.nacos.naming.cache.dir", CLIENT_DIR.resolve("naming").toString());
+        NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
@@ -65,10 +50,6 @@ class NacosClientNamingIT {
         }
     }
 
-    @AfterAll
-    static void deleteClientDir() {
-        Servers.deleteTree(CLIENT_DIR);
-    }
 
     private ServerProcess server() {
         ServerProcess p = servers.standalone("nacos-naming").start();
