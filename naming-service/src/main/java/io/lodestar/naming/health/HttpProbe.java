@@ -25,7 +25,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Runs on one {@link HttpClient}: its selector thread ({@code HttpClient-N-SelectorManager},
  * named by the JDK) does the I/O for every probe in flight and one thread of ours, {@value
- * #THREAD_NAME}, completes them.
+ * #THREAD_NAME}, completes them. The client is built on the first probe, not at start-up: building
+ * one loads the JDK's TLS stack (about 400 classes, half a second on a 2-core machine), and most
+ * registries never configure an HTTP check.
  */
 public final class HttpProbe implements Probe {
     static final String THREAD_NAME = "health-probe-http";
@@ -34,7 +36,7 @@ public final class HttpProbe implements Probe {
     private static final Duration BACKSTOP_GRACE = Duration.ofSeconds(1);
 
     private final ExecutorService executor;
-    private final HttpClient client;
+    private volatile HttpClient client;
     private volatile boolean closed;
 
     public HttpProbe() {
@@ -43,12 +45,25 @@ public final class HttpProbe implements Probe {
             t.setDaemon(true);
             return t;
         });
-        this.client = HttpClient.newBuilder()
-                .executor(executor)
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .proxy(HttpClient.Builder.NO_PROXY)
-                .build();
+    }
+
+    private HttpClient client() {
+        HttpClient c = client;
+        if (c == null) {
+            synchronized (this) {
+                c = client;
+                if (c == null) {
+                    c = HttpClient.newBuilder()
+                            .executor(executor)
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .followRedirects(HttpClient.Redirect.NEVER)
+                            .proxy(HttpClient.Builder.NO_PROXY)
+                            .build();
+                    client = c;
+                }
+            }
+        }
+        return c;
     }
 
     @Override
@@ -66,7 +81,7 @@ public final class HttpProbe implements Probe {
         Duration timeout = settings.timeout();
         HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(timeout).header("User-Agent", USER_AGENT).build();
         try {
-            return client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+            return client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                     // the client's timeout covers connect and headers; this also bounds the rare case it misses
                     .orTimeout(timeout.plus(BACKSTOP_GRACE).toMillis(), TimeUnit.MILLISECONDS)
                     .handle((response, error) -> error == null ? judge(response, settings) : failed(error, timeout));
