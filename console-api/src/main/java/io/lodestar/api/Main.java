@@ -1,7 +1,8 @@
 package io.lodestar.api;
 
 import io.lodestar.api.cli.LodestarCommand;
-import picocli.CommandLine;
+import io.lodestar.api.server.StartupWarmup;
+import java.util.List;
 
 /** {@code java -jar lodestar.jar ...}: exit 0 on success, 1 on a runtime failure, 2 on bad usage. */
 public final class Main {
@@ -11,6 +12,9 @@ public final class Main {
         // sofa-common-tools (under bolt) cannot drive logback 1.5 and prints a stack trace trying;
         // told not to, it logs through slf4j, i.e. our logback.
         System.setProperty("logback.middleware.log.disable", "true");
+        if (args.length > 0 && args[0].equals("server") && !List.of(args).contains("--help")) {
+            StartupWarmup.startInBackground(); // here, so that it overlaps the parsing too
+        }
         System.exit(LodestarCommand.commandLine().execute(args));
     }
 }

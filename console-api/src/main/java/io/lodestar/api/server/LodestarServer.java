@@ -2,7 +2,6 @@ package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
-import io.lodestar.api.http.HttpStackWarmup;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.HistoryRetention;
@@ -127,7 +126,6 @@ public final class LodestarServer implements AutoCloseable {
     }
 
     public static LodestarServer start(ServerSettings s) {
-        HttpStackWarmup.startInBackground();
         HeapReturn.enable();
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);

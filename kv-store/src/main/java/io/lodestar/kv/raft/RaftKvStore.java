@@ -38,6 +38,7 @@ import io.lodestar.kv.feed.ChangeListener;
 import io.lodestar.kv.forward.ForwardClient;
 import io.lodestar.kv.forward.ForwardServer;
 import io.lodestar.kv.forward.LeaderProposer;
+import io.lodestar.kv.rocks.RocksNativeLibrary;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -125,6 +126,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     public static RaftKvStore start(KvStoreConfig config) {
         RaftKvStore store;
         try {
+            RocksNativeLibrary.load(config.dataDir().resolve("lib"));
             store = new RaftKvStore(config);
         } catch (RuntimeException e) {
             throw new StoreStartException(e.getMessage(), e);
