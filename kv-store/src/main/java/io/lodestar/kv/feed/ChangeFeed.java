@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -101,8 +102,12 @@ public final class ChangeFeed implements AutoCloseable {
 
         private void schedule() {
             if (!scheduled) {
-                scheduled = true;
-                pool.execute(this);
+                try {
+                    pool.execute(this);
+                    scheduled = true;
+                } catch (RejectedExecutionException e) {
+                    // closed: nobody is listening any more
+                }
             }
         }
 
