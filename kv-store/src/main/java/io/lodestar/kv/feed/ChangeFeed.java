@@ -38,7 +38,7 @@ public final class ChangeFeed implements AutoCloseable {
         return () -> subscribers.remove(s);
     }
 
-    /** Called by the apply thread after a commit; never blocks on a listener. */
+    /** Called after each commit, in commit order, from one thread at a time; never blocks on a listener. */
     public void publish(List<ChangeEvent> events) {
         if (events.isEmpty()) {
             return;
