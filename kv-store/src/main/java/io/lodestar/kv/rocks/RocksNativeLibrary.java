@@ -48,7 +48,7 @@ public final class RocksNativeLibrary {
     }
 
     /** The directory holding an intact copy of the jar's library, or null where there is no jar entry. */
-    private static Path cachedCopy(Path cacheDir) throws IOException {
+    static Path cachedCopy(Path cacheDir) throws IOException {
         URL url = RocksDB.class.getClassLoader().getResource(Environment.getJniLibraryFileName("rocksdb"));
         if (url == null) {
             return null;
