@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -110,11 +112,22 @@ final class Servers implements AfterEachCallback {
         workDir = null;
     }
 
+    /** Ports handed out in this JVM: the kernel may offer a port again once its probe socket closed. */
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port free now and never handed out before in this test JVM, so the ports of one cluster
+     * are distinct (a node's HTTP port once equalled another node's Raft port, and it failed to bind).
+     */
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        while (true) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                if (GIVEN.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
