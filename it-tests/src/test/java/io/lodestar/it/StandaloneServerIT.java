@@ -93,6 +93,34 @@ class StandaloneServerIT {
     }
 
     @Test
+    void plainReadAnswersAsTheRouteDoesAndIsCounted() throws Exception {
+        ServerProcess p = servers.standalone("solo").start();
+        Servers.awaitReady(p);
+        assertEquals(200, Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", params("dataId", "db.yaml",
+                "group", "G", "content", "url: x\nname: é", "type", "yaml")).status());
+        String plain = "/nacos/v1/cs/configs?" + Http.query(params("dataId", "db.yaml", "group", "G"));
+        // an extra parameter the route ignores takes the request past the plain-read handler to the route
+        Http.Response viaRoute = Http.get(p.httpAddress(), plain + "&appName=x");
+        for (int i = 0; i < 3; i++) {
+            Http.Response fast = Http.get(p.httpAddress(), plain);
+            assertEquals(200, fast.status());
+            assertEquals(viaRoute.body(), fast.body());
+            assertEquals("url: x\nname: é", fast.body());
+            for (String h : new String[] {"Content-Type", "Content-MD5", "Config-Type", "Pragma", "Cache-Control"}) {
+                assertEquals(viaRoute.headers().allValues(h), fast.headers().allValues(h), h);
+            }
+        }
+        assertEquals("yaml", viaRoute.headers().firstValue("Config-Type").orElse(null));
+
+        String metrics = Http.get(p.httpAddress(), "/metrics").body();
+        java.util.regex.Matcher count = java.util.regex.Pattern.compile(
+                "http_server_requests_seconds_count\\{method=\"GET\",route=\"/nacos/v1/cs/configs\",status=\"200\"} (\\S+)")
+                .matcher(metrics);
+        assertTrue(count.find(), metrics);
+        assertEquals(4.0, Double.parseDouble(count.group(1)), "3 plain reads and 1 through the route are counted");
+    }
+
+    @Test
     void startupLogNamesPortsDataDirAndRole() throws Exception {
         ServerProcess p = servers.standalone("solo").start();
         Servers.awaitReady(p);

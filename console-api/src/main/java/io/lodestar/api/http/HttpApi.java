@@ -8,6 +8,7 @@ import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
+import io.lodestar.api.v1.PlainConfigGet;
 import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
 import io.lodestar.api.v1.naming.NamingHealthRoutes;
@@ -63,6 +64,8 @@ public final class HttpApi {
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
             // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
             config.http.disableCompression();
+            // the commonest request of all is answered before Javalin's servlet (see PlainConfigGet)
+            config.jetty.modifyServletContextHandler(context -> context.insertHandler(new PlainConfigGet(configs, metrics)));
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store, readiness);

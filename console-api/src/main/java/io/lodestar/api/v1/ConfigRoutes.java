@@ -11,6 +11,7 @@ import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.InvalidRequestException;
+import java.util.function.BiConsumer;
 
 /**
  * {@code /nacos/v1/cs/configs}: publish, get and delete, as nacos-client 1.4.x speaks them, with
@@ -19,7 +20,8 @@ import io.lodestar.kv.InvalidRequestException;
  * ({@code ctx.ip()}), never by a header.
  */
 public final class ConfigRoutes {
-    private static final String PATH = "/nacos/v1/cs/configs";
+    static final String PATH = "/nacos/v1/cs/configs";
+    static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
     private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 
     private ConfigRoutes() {}
@@ -86,12 +88,12 @@ public final class ConfigRoutes {
         // two reads then shows the new content either way, never the old stable to a listed client
         BetaConfig beta = configs.getBeta(key);
         Config config = configs.get(key);
-        ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
+        noCacheHeaders(ctx::header);
         if (beta != null && beta.servesTo(ctx.ip())) {
             ctx.header("isBeta", "true");
             ctx.header("Config-Type", config == null || config.type() == null ? "text" : config.type());
             ctx.header("Content-MD5", beta.md5());
-            ctx.contentType("text/plain;charset=UTF-8");
+            ctx.contentType(CONTENT_TYPE);
             ctx.result(beta.content());
             return;
         }
@@ -99,9 +101,20 @@ public final class ConfigRoutes {
             ctx.status(404).result("config data not exist\n");
             return;
         }
-        ctx.header("Config-Type", config.type() == null ? "text" : config.type());
-        ctx.header("Content-MD5", config.md5());
-        ctx.contentType("text/plain;charset=UTF-8");
+        configHeaders(config, ctx::header);
+        ctx.contentType(CONTENT_TYPE);
         ctx.result(config.content());
+    }
+
+    /** Every answer of a config read carries these; {@link PlainConfigGet} sends them too. */
+    static void noCacheHeaders(BiConsumer<String, String> header) {
+        header.accept("Pragma", "no-cache");
+        header.accept("Cache-Control", "no-cache,no-store");
+    }
+
+    /** The headers of a stable config's answer, besides the above and its content type. */
+    static void configHeaders(Config config, BiConsumer<String, String> header) {
+        header.accept("Config-Type", config.type() == null ? "text" : config.type());
+        header.accept("Content-MD5", config.md5());
     }
 }
