@@ -50,16 +50,16 @@ public final class PlainConfigGet extends HandlerWrapper {
         if (req.getContentType() != null) {
             return false; // the route reads form parameters before the query's
         }
-        for (Map.Entry<String, String[]> p : req.getParameterMap().entrySet()) {
-            if (!PLAIN_PARAMS.contains(p.getKey()) || p.getValue().length != 1) {
-                return false;
-            }
-        }
         ConfigKey key;
         try {
+            for (Map.Entry<String, String[]> p : req.getParameterMap().entrySet()) {
+                if (!PLAIN_PARAMS.contains(p.getKey()) || p.getValue().length != 1) {
+                    return false;
+                }
+            }
             key = new ConfigKey(req.getParameter("tenant"), req.getParameter("group"), req.getParameter("dataId"));
         } catch (RuntimeException invalid) {
-            return false; // the route names the problem
+            return false; // a malformed query or an invalid name: the route names the problem
         }
         // beta first, as the route reads them (see ConfigRoutes#get)
         if (configs.getBeta(key) != null) {
