@@ -51,9 +51,16 @@ class HistoryCheckIT {
     void publishesComparesAndReadsUnderKillsAndPartitionsAreConsistentWithOneOrder() throws Exception {
         List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
         startNanos = System.nanoTime();
+        Map<String, String> initial = new LinkedHashMap<>();
         for (String key : KEYS) {
             Op setup = write("setup", Kind.WRITE, key, nodes.get(0), "init " + key, null);
             assertEquals(Outcome.OK, setup.outcome(), setup.toString());
+            initial.put(key, setup.value());
+        }
+        // Rule 7 takes every key as written before the reads begin, on every node: reads are local,
+        // and a follower may not have applied the setup yet when node0 acknowledged it
+        for (ServerProcess p : nodes) {
+            Cluster.awaitServes(p, initial, Duration.ofSeconds(30));
         }
 
         AtomicBoolean running = new AtomicBoolean(true);
