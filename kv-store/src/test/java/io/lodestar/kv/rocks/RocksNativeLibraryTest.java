@@ -50,9 +50,13 @@ class RocksNativeLibraryTest {
     }
 
     @Test
-    void loadsTheLibraryFromTheCopy() {
+    void loadKeepsItsCopyUnderTheGivenDirectory() throws Exception {
         RocksNativeLibrary.load(cache);
         assertTrue(RocksDB.rocksdbVersion().getMajor() > 0);
+        try (Stream<Path> copies = Files.list(cache)) {
+            Path dir = copies.filter(d -> d.getFileName().toString().startsWith("rocksdbjni-")).findFirst().orElseThrow();
+            assertArrayEquals(jarLibrary(), Files.readAllBytes(dir.resolve(Environment.getJniLibraryFileName("rocksdbjni"))));
+        }
     }
 
     private static byte[] jarLibrary() throws Exception {
