@@ -154,12 +154,24 @@ class NacosClientNamingIT {
 
         publisher.registerInstance("live", "G", "10.0.2.1", 1);
         expectHeard(heard, List.of("10.0.2.1:1"));
+        awaitPushAcks(p, 1);
         publisher.registerInstance("live", "G", "10.0.2.2", 2);
         expectHeard(heard, List.of("10.0.2.1:1", "10.0.2.2:2"));
+        awaitPushAcks(p, 2);
         publisher.deregisterInstance("live", "G", "10.0.2.1", 1);
         expectHeard(heard, List.of("10.0.2.2:2"));
-        // the client's own acks prove the lists came over UDP, not from a lucky poll
-        Await.until(Duration.ofSeconds(5), "the client's push acks", () -> metrics(p).get("udpPushAckCount").asInt() >= 3);
+        awaitPushAcks(p, 3);
+    }
+
+    /**
+     * Waits until the client has acknowledged {@code count} pushes: its own acks prove the lists came
+     * over UDP, not from a lucky poll. Awaited after each change, because the client fires its event
+     * before it sends the ack, and a push superseded by the next change's push before its ack
+     * arrives is, rightly, not counted as acknowledged.
+     */
+    private static void awaitPushAcks(ServerProcess p, int count) throws Exception {
+        Await.until(Duration.ofSeconds(5), count + " push acks from the client",
+                () -> metrics(p).get("udpPushAckCount").asInt() >= count);
     }
 
     /** Waits up to {@link #PUSHED_WITHIN} for an event listing exactly {@code expected}. */

@@ -39,6 +39,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,7 +77,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Threading.</b> Every method is thread-safe and never blocks on the network. Ephemeral
  * changes are done when the call returns (their futures are already complete); persistent ones when
  * the future completes (durable on a majority and applied here; it completes on a store thread,
- * dependent stages must not block). Reads are this node's state: its registry and its store replica.
+ * dependent stages must not block). Reads are this node's state: its registry and its store replica;
+ * a "not found" refusal of an edit is confirmed against the leader first.
  * Change notifications go through {@link #subscribe}.
  */
 public final class NamingService implements AutoCloseable {
@@ -85,6 +88,7 @@ public final class NamingService implements AutoCloseable {
     private static final int DELETE_ATTEMPTS = 8;
 
     private final Clock clock;
+    private final KvStore store;
     private final ChangeNotifier notifier = new ChangeNotifier();
     private final EphemeralRegistry ephemeral;
     private final HeartbeatMonitor monitor;
@@ -113,6 +117,7 @@ public final class NamingService implements AutoCloseable {
      */
     NamingService(KvStore store, NamingOptions options, Clock clock, boolean scheduleHeartbeatChecks) {
         this.clock = clock;
+        this.store = store;
         this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), this::ephemeralChanged);
         this.persistent = new PersistentInstances(store);
         this.records = new ServiceRecords(store);
@@ -199,10 +204,12 @@ public final class NamingService implements AutoCloseable {
         if (ephemeral.instance(service, address).isPresent()) {
             return distro.write(new EphemeralWrite.Update(service, instance)).thenApply(r -> null);
         }
-        boolean manualHealth = specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
-        return persistent.modify(service, address, old -> merge(old, instance, manualHealth))
-                .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
-                        : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
+        return confirmingAbsence(() -> {
+            boolean manualHealth = specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
+            return persistent.modify(service, address, old -> merge(old, instance, manualHealth))
+                    .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
+                            : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
+        });
     }
 
     private static Instance merge(Instance old, Instance given, boolean takeHealth) {
@@ -222,9 +229,9 @@ public final class NamingService implements AutoCloseable {
         if (ephemeral.instance(service, address).isPresent()) {
             return distro.write(new EphemeralWrite.Patch(service, address, patch)).thenApply(r -> null);
         }
-        return persistent.modify(service, address, patch::applyTo)
+        return confirmingAbsence(() -> persistent.modify(service, address, patch::applyTo)
                 .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
-                        : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
+                        : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address))));
     }
 
     private CompletableFuture<BeatResult> editEphemeral(ServiceKey service, InstanceAddress address,
@@ -405,15 +412,17 @@ public final class NamingService implements AutoCloseable {
             return CompletableFuture.failedFuture(new HealthNotSettableException(service, address,
                     "an ephemeral instance is healthy while it sends heartbeats"));
         }
-        if (persistent.get(service, address).isEmpty()) {
-            return CompletableFuture.failedFuture(new InstanceNotFoundException(service, address));
-        }
-        CheckerType checker = specOf(service).settingsFor(address.cluster()).type();
-        if (checker != CheckerType.NONE) {
-            return CompletableFuture.failedFuture(new HealthNotSettableException(service, address, "cluster "
-                    + address.cluster() + " is probed by " + checker + "; set its checker to NONE first"));
-        }
-        return setPersistentHealth(service, cluster, ip, port, healthy).thenApply(changed -> null);
+        return confirmingAbsence(() -> {
+            if (persistent.get(service, address).isEmpty()) {
+                return CompletableFuture.failedFuture(new InstanceNotFoundException(service, address));
+            }
+            CheckerType checker = specOf(service).settingsFor(address.cluster()).type();
+            if (checker != CheckerType.NONE) {
+                return CompletableFuture.failedFuture(new HealthNotSettableException(service, address, "cluster "
+                        + address.cluster() + " is probed by " + checker + "; set its checker to NONE first"));
+            }
+            return setPersistentHealth(service, cluster, ip, port, healthy).thenApply(changed -> null);
+        });
     }
 
     /**
@@ -464,8 +473,8 @@ public final class NamingService implements AutoCloseable {
      */
     public CompletableFuture<Void> updateService(ServiceKey service, double protectThreshold, Map<String, String> metadata) {
         ServiceSpec checked = new ServiceSpec(protectThreshold, metadata, Map.of());
-        return records.update(service, current -> existingSpec(service, current)
-                .withProtectThreshold(checked.protectThreshold()).withMetadata(checked.metadata())).thenApply(s -> null);
+        return confirmingAbsence(() -> records.update(service, current -> existingSpec(service, current)
+                .withProtectThreshold(checked.protectThreshold()).withMetadata(checked.metadata())).thenApply(s -> null));
     }
 
     /**
@@ -475,8 +484,8 @@ public final class NamingService implements AutoCloseable {
      */
     public CompletableFuture<Void> updateCluster(ServiceKey service, String cluster, HealthCheckSettings settings) {
         NamingValidation.checkCluster("clusterName", cluster);
-        return records.update(service, current -> existingSpec(service, current).withCluster(cluster, settings))
-                .thenApply(s -> null);
+        return confirmingAbsence(() -> records.update(service,
+                current -> existingSpec(service, current).withCluster(cluster, settings)).thenApply(s -> null));
     }
 
     private ServiceSpec existingSpec(ServiceKey service, Optional<ServiceSpec> stored) {
@@ -500,7 +509,7 @@ public final class NamingService implements AutoCloseable {
      * that moment (readers treat a service with instances as existing regardless).
      */
     public CompletableFuture<Void> deleteService(ServiceKey service) {
-        return deleteAttempt(service, 1);
+        return confirmingAbsence(() -> deleteAttempt(service, 1));
     }
 
     private CompletableFuture<Void> deleteAttempt(ServiceKey service, int attempt) {
@@ -641,6 +650,22 @@ public final class NamingService implements AutoCloseable {
             LOG.warn("unsubscribing the naming registry from the change feed failed", e);
         }
         notifier.close();
+    }
+
+    /**
+     * Runs {@code op}, and once more after this node's replica has caught up with the leader
+     * ({@link KvStore#linearizable()}) if it failed for want of the service or instance: a follower
+     * may not yet have applied a write another node already acknowledged, and a client that created
+     * something on one node and edits it on another must not be told it does not exist. Only
+     * refusals pay for the extra round trip.
+     */
+    private <T> CompletableFuture<T> confirmingAbsence(Supplier<CompletableFuture<T>> op) {
+        return op.get().exceptionallyCompose(e -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            return cause instanceof ServiceNotFoundException || cause instanceof InstanceNotFoundException
+                    ? store.linearizable().thenCompose(caughtUp -> op.get())
+                    : CompletableFuture.failedFuture(cause);
+        });
     }
 
     private ServiceSpec specOf(ServiceKey service) {

@@ -512,6 +512,46 @@ class NamingServiceTest {
     }
 
     @Test
+    void anEditRefusedForWantOfItsServiceOrInstanceIsFirstConfirmedWithTheLeader() throws Exception {
+        LaggingReplica follower = new LaggingReplica(store);
+        naming.close();
+        naming = new NamingService(follower, NamingOptions.DEFAULT, clock, false);
+        long before = store.revision();
+        await(naming.createService(svc, ServiceSpec.DEFAULT));
+        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("MANUAL")));
+
+        // each edit arrives while this node has not applied the create and the registration yet
+        List<java.util.function.Supplier<CompletableFuture<Void>>> edits = List.of(
+                () -> naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)),
+                () -> naming.updateService(svc, 0.5, Map.of("k", "v")),
+                () -> naming.update(svc, persistent("10.0.0.1", 80).withCluster("MANUAL").withWeight(3)),
+                () -> naming.patch(svc, "MANUAL", "10.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "1"))),
+                () -> naming.setHealth(svc, "MANUAL", "10.0.0.1", 80, false));
+        for (var edit : edits) {
+            follower.lagBehind(before);
+            assertTrue(naming.service(svc).isEmpty(), "this node does not see the service yet");
+            await(edit.get());
+        }
+        assertEquals(edits.size(), follower.catchUps(), "each refusal waited for the replica to catch up once");
+        Service seen = naming.service(svc).orElseThrow();
+        assertEquals(0.5, seen.spec().protectThreshold());
+        assertEquals(CheckerType.NONE, seen.spec().settingsFor("MANUAL").type());
+        Instance edited = naming.instance(svc, "MANUAL", "10.0.0.1", 80).orElseThrow();
+        assertEquals(3, edited.weight());
+        assertEquals(Map.of("z", "1"), edited.metadata());
+        assertFalse(edited.healthy());
+
+        await(naming.deregister(svc, "MANUAL", "10.0.0.1", 80, false));
+        follower.lagBehind(before);
+        await(naming.deleteService(svc));
+        assertTrue(naming.service(svc).isEmpty());
+        // a service that is really gone is still refused, once the leader confirms it
+        assertInstanceOf(ServiceNotFoundException.class, failure(naming.deleteService(svc)));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, "MANUAL", "10.0.0.1", 80, InstancePatch.NONE)));
+        assertEquals(edits.size() + 3, follower.catchUps());
+    }
+
+    @Test
     void deleteServiceRefusesWhileInstancesRemainAndRefusesAnUnknownService() throws Exception {
         ServiceKey p = new ServiceKey(ns, "G", "p");
         await(naming.register(svc, ephemeral("10.0.0.1", 80)));
