@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.CheckerType;

@@ -101,7 +101,8 @@ public final class NamespaceService {
         }
         checkName("namespaceShowName", name);
         checkDesc(desc);
-        return update(id, name, desc, UPDATE_ATTEMPTS);
+        // caught up first: a namespace created through another node may not be applied here yet
+        return store.linearizable().thenCompose(v -> update(id, name, desc, UPDATE_ATTEMPTS));
     }
 
     private CompletableFuture<Boolean> update(String id, String name, String desc, int attemptsLeft) {
@@ -128,8 +129,8 @@ public final class NamespaceService {
      * true at once for an id that does not exist (as Nacos); fails with {@link
      * NamespaceNotEmptyException}, writing nothing, while configs remain in it.
      *
-     * <p>The emptiness check reads this node's replica before proposing: a config published into the
-     * namespace concurrently may outlive it. That leaves the config in a tenant without a namespace
+     * <p>The emptiness check reads this node's replica, caught up with the leader, before proposing:
+     * a config published into the namespace concurrently may outlive it. That leaves the config in a tenant without a namespace
      * record, which Nacos allows anyway (a config may name a tenant that was never created).
      */
     public CompletableFuture<Boolean> delete(String id) {
@@ -139,13 +140,16 @@ public final class NamespaceService {
         if (isPublic(id)) {
             throw new InvalidRequestException("namespaceId", "the public namespace cannot be deleted");
         }
-        if (store.get(KEYSPACE, key(id)) == null) {
-            return CompletableFuture.completedFuture(true);
-        }
-        if (countConfigs(id, 1) > 0) {
-            return CompletableFuture.failedFuture(new NamespaceNotEmptyException(id, countConfigs(id, Integer.MAX_VALUE)));
-        }
-        return store.write(Command.delete(KEYSPACE, key(id))).thenApply(r -> true);
+        // caught up first, so neither the namespace nor a config in it is missed for this node lagging
+        return store.linearizable().thenCompose(v -> {
+            if (store.get(KEYSPACE, key(id)) == null) {
+                return CompletableFuture.completedFuture(true);
+            }
+            if (countConfigs(id, 1) > 0) {
+                return CompletableFuture.failedFuture(new NamespaceNotEmptyException(id, countConfigs(id, Integer.MAX_VALUE)));
+            }
+            return store.write(Command.delete(KEYSPACE, key(id))).thenApply(r -> true);
+        });
     }
 
     private Namespace read(String id) {

@@ -97,10 +97,19 @@ public final class ConfigTransfer {
     public CompletableFuture<ImportResult> importArchive(String namespace, byte[] zip, ImportPolicy policy,
                                                          String srcIp, String srcUser) {
         String tenant = normalizeNamespace(namespace);
-        if (!tenant.isEmpty() && !namespaces.exists(tenant)) {
-            throw new InvalidRequestException("namespace", "'" + tenant + "' does not exist");
-        }
         ConfigArchive.Contents contents = ConfigArchive.read(zip, limits);
+        // caught up first: the namespace, and configs that ABORT or SKIP must see, may have been
+        // written through another node and not be applied here yet
+        return store.linearizable().thenCompose(v -> {
+            if (!tenant.isEmpty() && !namespaces.exists(tenant)) {
+                return CompletableFuture.failedFuture(new InvalidRequestException("namespace", "'" + tenant + "' does not exist"));
+            }
+            return importInto(tenant, contents, policy, srcIp, srcUser);
+        });
+    }
+
+    private CompletableFuture<ImportResult> importInto(String tenant, ConfigArchive.Contents contents, ImportPolicy policy,
+                                                       String srcIp, String srcUser) {
         List<PublishRequest> toPublish = new ArrayList<>();
         List<ImportResult.Ref> fail = new ArrayList<>();
         List<ImportResult.Ref> skip = new ArrayList<>();

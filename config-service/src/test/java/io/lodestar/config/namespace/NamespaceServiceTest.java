@@ -14,6 +14,7 @@ import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.LaggingReplica;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -173,6 +174,28 @@ class NamespaceServiceTest {
         await(configs.delete(new ConfigKey("del-full", "G", "y"), null, null));
         assertTrue(await(namespaces.delete("del-full")));
         assertNull(namespaces.get("del-full"));
+    }
+
+    @Test
+    void editsAndDeletesOnANodeThatHasNotAppliedTheLatestWritesCatchUpFirst() throws Exception {
+        LaggingReplica follower = new LaggingReplica(store);
+        NamespaceService onFollower = new NamespaceService(follower);
+        long before = store.revision();
+        assertTrue(await(namespaces.create("lag-edit", "old", null)));
+        assertTrue(await(namespaces.create("lag-full", "full", null)));
+        publish("lag-full", "x");
+
+        // created through another node: committed, not applied on this one yet
+        follower.lagBehind(before);
+        assertTrue(await(onFollower.update("lag-edit", "new", null)), "the edit finds the namespace");
+        assertEquals("new", namespaces.get("lag-edit").namespace().name());
+        follower.lagBehind(before);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> await(onFollower.delete("lag-full")));
+        assertInstanceOf(NamespaceNotEmptyException.class, e.getCause(), "the delete sees the config in it");
+        follower.lagBehind(before);
+        assertTrue(await(onFollower.delete("lag-edit")));
+        assertNull(namespaces.get("lag-edit"), "deleted, not answered true for a namespace this node had not seen");
+        assertEquals(3, follower.catchUps());
     }
 
     @Test

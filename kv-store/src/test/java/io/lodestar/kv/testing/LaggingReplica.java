@@ -1,4 +1,4 @@
-package io.lodestar.naming;
+package io.lodestar.kv.testing;
 
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
@@ -19,22 +19,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * replica still lacks a create another node acknowledged) until {@link #linearizable()} catches it
  * up, as Raft's ReadIndex does. Writes go to the real store unchanged.
  */
-final class LaggingReplica implements KvStore {
+public final class LaggingReplica implements KvStore {
     private final KvStore store;
     private volatile long appliedUpTo = Long.MAX_VALUE;
     private final AtomicInteger catchUps = new AtomicInteger();
 
-    LaggingReplica(KvStore store) {
+    public LaggingReplica(KvStore store) {
         this.store = store;
     }
 
     /** From now until the next {@link #linearizable()}, reads see nothing written after {@code revision}. */
-    void lagBehind(long revision) {
+    public void lagBehind(long revision) {
         appliedUpTo = revision;
     }
 
     /** How many times a caller waited for this replica to catch up. */
-    int catchUps() {
+    public int catchUps() {
         return catchUps.get();
     }
 
