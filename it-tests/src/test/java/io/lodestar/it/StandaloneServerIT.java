@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -112,12 +113,78 @@ class StandaloneServerIT {
         }
         assertEquals("yaml", viaRoute.headers().firstValue("Config-Type").orElse(null));
 
-        String metrics = Http.get(p.httpAddress(), "/metrics").body();
-        java.util.regex.Matcher count = java.util.regex.Pattern.compile(
-                "http_server_requests_seconds_count\\{method=\"GET\",route=\"/nacos/v1/cs/configs\",status=\"200\"} (\\S+)")
+        assertEquals(4.0, requestCount(Http.get(p.httpAddress(), "/metrics").body(), "GET", "/nacos/v1/cs/configs", 200),
+                "3 plain reads and 1 through the route are counted");
+    }
+
+    @Test
+    void theNamingClientsCommonRequestsAnswerAsTheRoutesDoAndAreCounted() throws Exception {
+        ServerProcess p = servers.standalone("solo").start();
+        Servers.awaitReady(p);
+        String a = p.httpAddress();
+        String instance = "/nacos/v1/ns/instance";
+        // a parameter the routes ignore, given twice, takes a request past the fast paths to the route
+        String toRoute = "?app=a&app=b";
+        java.util.Map<String, String> register = params("serviceName", "G@@fast", "ip", "10.1.0.1", "port", "80",
+                "metadata", "{\"k\":\"v é\"}", "weight", "2");
+        Http.Response routeRegister = Http.send(a, "POST", instance + toRoute, register);
+        Http.Response fastRegister = Http.postForm(a, instance, register);
+        assertEquals(List.of(200, "ok"), List.of(routeRegister.status(), routeRegister.body()));
+        assertEquals(List.of(200, "ok"), List.of(fastRegister.status(), fastRegister.body()));
+        assertSameHeaders(routeRegister, fastRegister);
+
+        String list = instance + "/list?" + Http.query(params("serviceName", "G@@fast", "healthyOnly", "false"));
+        Http.Response routeList = Http.get(a, list + "&app=a&app=b");
+        Http.Response fastList = Http.get(a, list);
+        assertEquals(200, fastList.status(), fastList.body());
+        assertEquals(withoutQueryTime(routeList.body()), withoutQueryTime(fastList.body()));
+        assertEquals("v é", Http.JSON.readTree(fastList.body()).get("hosts").get(0).get("metadata").get("k").asText());
+        assertSameHeaders(routeList, fastList);
+
+        // as the 1.x client beats: the address in the query, the BeatInfo in the form
+        String beatQuery = "/beat?" + Http.query(params("serviceName", "G@@fast", "ip", "10.1.0.1", "port", "80"));
+        java.util.Map<String, String> beatForm = params("beat", "{\"ip\":\"10.1.0.1\",\"port\":80,\"serviceName\":\"G@@fast\"}");
+        Http.Response routeBeat = Http.send(a, "PUT", instance + beatQuery + "&app=a&app=b", beatForm);
+        Http.Response fastBeat = Http.send(a, "PUT", instance + beatQuery, beatForm);
+        assertEquals(200, fastBeat.status(), fastBeat.body());
+        assertEquals(routeBeat.body(), fastBeat.body());
+        assertEquals(10200, Http.JSON.readTree(fastBeat.body()).get("code").asInt());
+        assertSameHeaders(routeBeat, fastBeat);
+
+        // what the fast paths decline reaches the route whole: a bad request is named, a
+        // persistent registration's form body is read there intact
+        Http.Response bad = Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "10.1.0.2", "port", "80x"));
+        assertEquals(400, bad.status());
+        assertTrue(bad.body().contains("port"), bad.body());
+        assertEquals(200, Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "10.1.0.3", "port", "81",
+                "ephemeral", "false")).status());
+        JsonNode durable = Http.json(a, instance + "/list?serviceName=G%40%40durable").get("hosts").get(0);
+        assertEquals("10.1.0.3", durable.get("ip").asText());
+        assertTrue(!durable.get("ephemeral").asBoolean());
+
+        String metrics = Http.get(a, "/metrics").body();
+        assertEquals(3.0, requestCount(metrics, "POST", instance, 200), "2 ephemeral (one through the route), 1 persistent");
+        assertEquals(1.0, requestCount(metrics, "POST", instance, 400));
+        assertEquals(2.0, requestCount(metrics, "PUT", instance + "/beat", 200));
+    }
+
+    /** The list body without lastRefTime, which is the time of the query (as Nacos answers). */
+    private static JsonNode withoutQueryTime(String listBody) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode list = (com.fasterxml.jackson.databind.node.ObjectNode) Http.JSON.readTree(listBody);
+        assertTrue(list.remove("lastRefTime").asLong() > 0, listBody);
+        return list;
+    }
+
+    private static void assertSameHeaders(Http.Response viaRoute, Http.Response fast) {
+        assertEquals(viaRoute.headers().allValues("Content-Type"), fast.headers().allValues("Content-Type"));
+    }
+
+    private static double requestCount(String metrics, String method, String route, int status) {
+        java.util.regex.Matcher count = java.util.regex.Pattern.compile("http_server_requests_seconds_count\\{method=\""
+                + method + "\",route=\"" + java.util.regex.Pattern.quote(route) + "\",status=\"" + status + "\"} (\\S+)")
                 .matcher(metrics);
-        assertTrue(count.find(), metrics);
-        assertEquals(4.0, Double.parseDouble(count.group(1)), "3 plain reads and 1 through the route are counted");
+        assertTrue(count.find(), method + " " + route + " " + status + " not counted: " + metrics);
+        return Double.parseDouble(count.group(1));
     }
 
     @Test

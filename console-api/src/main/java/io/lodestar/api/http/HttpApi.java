@@ -50,6 +50,9 @@ public final class HttpApi {
                                  UdpPusher udp, String host, int port) {
         NodeReadiness readiness = new NodeReadiness(store, naming);
         Metrics metrics = new Metrics(store, readiness);
+        InstanceRoutes instances = new InstanceRoutes(naming, udp);
+        FastPaths fast = new FastPaths(metrics).add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs));
+        instances.addFastPaths(fast);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
                 ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
@@ -64,8 +67,8 @@ public final class HttpApi {
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
             // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
             config.http.disableCompression();
-            // the commonest request of all is answered before Javalin's servlet (see PlainConfigGet)
-            config.jetty.modifyServletContextHandler(context -> context.insertHandler(new PlainConfigGet(configs, metrics)));
+            // the commonest requests are answered before Javalin's servlet (see FastPaths)
+            config.jetty.modifyServletContextHandler(context -> context.insertHandler(fast));
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store, readiness);
@@ -78,7 +81,7 @@ public final class HttpApi {
         HistoryRoutes.install(app, configs);
         ListenerRoutes.install(app, listeners);
         NamespaceRoutes.install(app, new NamespaceService(store));
-        InstanceRoutes.install(app, naming, udp);
+        instances.install(app);
         ServiceRoutes.install(app, naming);
         ClusterRoutes.install(app, naming);
         NamingHealthRoutes.install(app, naming);

@@ -2,12 +2,23 @@ package io.lodestar.api.http;
 
 import io.javalin.http.Context;
 
-/** Request parameters as Nacos reads them: from the form body or the query string. */
-public final class Params {
-    private Params() {}
+/**
+ * Request parameters by name, as Nacos reads them: from the form body, else the query string. A
+ * source, not a {@link Context}, so the same parsing serves Javalin's routes and the handlers in
+ * front of them.
+ */
+@FunctionalInterface
+public interface Params {
+    /** The parameter's value, or null when absent. */
+    String get(String name);
+
+    /** The request's parameters: from the form body, else the query string. */
+    static Params of(Context ctx) {
+        return name -> get(ctx, name);
+    }
 
     /** The parameter from the form body, else the query string, else null. */
-    public static String get(Context ctx, String name) {
+    static String get(Context ctx, String name) {
         String contentType = ctx.contentType();
         if (contentType != null && contentType.startsWith("application/x-www-form-urlencoded")) {
             String form = ctx.formParam(name);

@@ -20,7 +20,7 @@ import java.util.function.BiConsumer;
  * ({@code ctx.ip()}), never by a header.
  */
 public final class ConfigRoutes {
-    static final String PATH = "/nacos/v1/cs/configs";
+    public static final String PATH = "/nacos/v1/cs/configs";
     static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
     private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 

@@ -37,30 +37,34 @@ public final class NamingV2Routes {
     public static void install(Javalin app, NamingService naming) {
         app.post(PATH, v2(ctx -> {
             present(ctx, "serviceName", "ip", "port");
-            ServiceKey service = NamingParams.service(ctx);
-            Instance instance = NamingParams.instance(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            Instance instance = NamingParams.instance(q);
             answer(ctx, naming.register(service, instance).thenApply(v -> "ok"));
         }));
         app.delete(PATH, v2(ctx -> {
             present(ctx, "serviceName", "ip", "port");
-            ServiceKey service = NamingParams.service(ctx);
-            String ip = NamingParams.required(ctx, "ip");
-            int port = NamingParams.port(ctx);
-            boolean ephemeral = NamingParams.bool(ctx, "ephemeral", true);
-            answer(ctx, naming.deregister(service, NamingParams.cluster(ctx), ip, port, ephemeral).thenApply(v -> "ok"));
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            String ip = NamingParams.required(q, "ip");
+            int port = NamingParams.port(q);
+            boolean ephemeral = NamingParams.bool(q, "ephemeral", true);
+            answer(ctx, naming.deregister(service, NamingParams.cluster(q), ip, port, ephemeral).thenApply(v -> "ok"));
         }));
         app.put(PATH, v2(ctx -> {
             present(ctx, "serviceName", "ip", "port");
-            ServiceKey service = NamingParams.service(ctx);
-            Instance instance = NamingParams.instance(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            Instance instance = NamingParams.instance(q);
             answer(ctx, naming.update(service, instance).thenApply(v -> "ok"));
         }));
         app.get(PATH, v2(ctx -> {
             present(ctx, "serviceName", "ip", "port");
-            ServiceKey service = NamingParams.service(ctx);
-            String ip = NamingParams.required(ctx, "ip");
-            int port = NamingParams.port(ctx);
-            String cluster = NamingParams.cluster(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            String ip = NamingParams.required(q, "ip");
+            int port = NamingParams.port(q);
+            String cluster = NamingParams.cluster(q);
             Instance i = naming.instance(service, cluster, ip, port)
                     .orElseThrow(() -> new InstanceNotFoundException(service, new InstanceAddress(cluster, ip, port)));
             Map<String, Object> data = new LinkedHashMap<>();
@@ -76,14 +80,15 @@ public final class NamingV2Routes {
         }));
         app.get(PATH + "/list", v2(ctx -> {
             present(ctx, "serviceName");
-            ServiceKey service = NamingParams.service(ctx);
-            String clusters = Params.get(ctx, "clusterName");
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            String clusters = q.get("clusterName");
             clusters = clusters == null ? "" : clusters;
             Set<String> filter = NamingParams.clusterSet(clusters);
             for (String c : filter) {
                 NamingValidation.checkCluster("clusterName", c);
             }
-            boolean healthyOnly = NamingParams.bool(ctx, "healthyOnly", false);
+            boolean healthyOnly = NamingParams.bool(q, "healthyOnly", false);
             result(ctx, 200, SUCCESS, "success",
                     NamingJson.list(naming.list(service, filter, healthyOnly), clusters));
         }));

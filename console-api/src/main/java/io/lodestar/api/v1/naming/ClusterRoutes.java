@@ -3,6 +3,7 @@ package io.lodestar.api.v1.naming;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
+import io.lodestar.api.http.Params;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.CheckerType;
@@ -24,14 +25,15 @@ public final class ClusterRoutes {
 
     public static void install(Javalin app, NamingService naming) {
         app.put(PATH, ctx -> {
-            ServiceKey service = NamingParams.service(ctx);
-            String cluster = NamingParams.required(ctx, "clusterName");
-            if (!NamingParams.metadata(ctx).isEmpty()) {
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            String cluster = NamingParams.required(q, "clusterName");
+            if (!NamingParams.metadata(q).isEmpty()) {
                 throw new InvalidRequestException("metadata", "cluster metadata is not supported");
             }
-            HealthCheckSettings settings = settings(NamingParams.required(ctx, "healthChecker"),
-                    NamingParams.integer(ctx, "checkPort", HealthCheckSettings.DEFAULT.checkPort(), 0, 65535),
-                    NamingParams.bool(ctx, "useInstancePort4Check", true));
+            HealthCheckSettings settings = settings(NamingParams.required(q, "healthChecker"),
+                    NamingParams.integer(q, "checkPort", HealthCheckSettings.DEFAULT.checkPort(), 0, 65535),
+                    NamingParams.bool(q, "useInstancePort4Check", true));
             ctx.future(() -> naming.updateCluster(service, cluster, settings).thenAccept(v -> ctx.result("ok")));
         });
     }

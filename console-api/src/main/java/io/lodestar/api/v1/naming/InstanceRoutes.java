@@ -2,6 +2,8 @@ package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.FastExchange;
+import io.lodestar.api.http.FastPaths;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.kv.InvalidRequestException;
@@ -15,6 +17,7 @@ import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.NamingValidation;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ServiceView;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -30,6 +33,8 @@ import java.util.Set;
 public final class InstanceRoutes {
     static final String BASE = "/nacos/v1/ns";
     private static final String PATH = BASE + "/instance";
+    private static final String LIST = PATH + "/list";
+    private static final String BEAT = PATH + "/beat";
     /** Nacos's NamingResponseCode: the beat was taken / the instance is unknown, register again. */
     static final int CODE_OK = 10200;
     static final int CODE_NOT_FOUND = 20404;
@@ -37,88 +42,133 @@ public final class InstanceRoutes {
     private final NamingService naming;
     private final UdpPusher udp;
 
-    private InstanceRoutes(NamingService naming, UdpPusher udp) {
+    /** The routes of {@code naming}; {@code udp} may be null, then list queries subscribe nobody to pushes. */
+    public InstanceRoutes(NamingService naming, UdpPusher udp) {
         this.naming = naming;
         this.udp = udp;
     }
 
-    /** Installs the routes; {@code udp} may be null, then list queries subscribe nobody to pushes. */
-    public static void install(Javalin app, NamingService naming, UdpPusher udp) {
-        InstanceRoutes r = new InstanceRoutes(naming, udp);
-        app.post(PATH, r::register);
-        app.delete(PATH, r::deregister);
-        app.put(PATH, r::update);
-        app.patch(PATH, r::patch);
-        app.get(PATH, r::detail);
-        app.get(PATH + "/list", r::list);
-        app.put(PATH + "/beat", r::beat);
+    public void install(Javalin app) {
+        app.post(PATH, this::register);
+        app.delete(PATH, this::deregister);
+        app.put(PATH, this::update);
+        app.patch(PATH, this::patch);
+        app.get(PATH, this::detail);
+        app.get(LIST, this::list);
+        app.put(BEAT, this::beat);
+    }
+
+    /** Answers the common requests of the 1.x client (list, beat, ephemeral register) in front of Javalin. */
+    public void addFastPaths(FastPaths fast) {
+        fast.add("GET", LIST, this::fastList).add("PUT", BEAT, this::fastBeat).add("POST", PATH, this::fastRegister);
     }
 
     private void register(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        Instance instance = NamingParams.instance(ctx);
+        Params q = Params.of(ctx);
+        ServiceKey service = NamingParams.service(q);
+        Instance instance = NamingParams.instance(q);
         ctx.future(() -> naming.register(service, instance).thenAccept(v -> ctx.result("ok")));
     }
 
+    /**
+     * An ephemeral registration in front of Javalin. It waits for the service's owner as a beat
+     * does (at once on the owner); any failure goes to the route, which registers again (an upsert:
+     * harmless) and names the error. A persistent one goes to the route, which does not hold a
+     * thread while Raft commits.
+     */
+    private boolean fastRegister(FastExchange exchange) throws IOException {
+        try {
+            ServiceKey service = NamingParams.service(exchange.params());
+            Instance instance = NamingParams.instance(exchange.params());
+            if (!instance.ephemeral()) {
+                return false;
+            }
+            naming.register(service, instance).join();
+        } catch (RuntimeException refused) {
+            return false;
+        }
+        exchange.text("ok");
+        return true;
+    }
+
     private void deregister(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        String ip = NamingParams.required(ctx, "ip");
-        int port = NamingParams.port(ctx);
-        String cluster = NamingParams.cluster(ctx);
-        boolean ephemeral = NamingParams.bool(ctx, "ephemeral", true);
+        Params q = Params.of(ctx);
+        ServiceKey service = NamingParams.service(q);
+        String ip = NamingParams.required(q, "ip");
+        int port = NamingParams.port(q);
+        String cluster = NamingParams.cluster(q);
+        boolean ephemeral = NamingParams.bool(q, "ephemeral", true);
         ctx.future(() -> naming.deregister(service, cluster, ip, port, ephemeral).thenAccept(v -> ctx.result("ok")));
     }
 
     /** Nacos 2.x's update: weight and enabled replaced, metadata merged into the old. */
     private void update(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        Instance instance = NamingParams.instance(ctx);
+        Params q = Params.of(ctx);
+        ServiceKey service = NamingParams.service(q);
+        Instance instance = NamingParams.instance(q);
         ctx.future(() -> naming.update(service, instance).thenAccept(v -> ctx.result("ok")));
     }
 
     /** Only the given fields change; metadata, when given, replaces the old whole. */
     private void patch(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        String ip = NamingParams.required(ctx, "ip");
-        int port = NamingParams.port(ctx);
-        String cluster = NamingParams.cluster(ctx);
-        if (Params.get(ctx, "healthy") != null) {
+        Params q = Params.of(ctx);
+        ServiceKey service = NamingParams.service(q);
+        String ip = NamingParams.required(q, "ip");
+        int port = NamingParams.port(q);
+        String cluster = NamingParams.cluster(q);
+        if (q.get("healthy") != null) {
             // Nacos 1.4 lets PATCH set health; here heartbeats or probes own it, and a manual
             // change goes through the one route that checks who owns it
             throw new InvalidRequestException("healthy", "cannot be patched; use PUT " + BASE + "/health/instance");
         }
-        InstancePatch patch = new InstancePatch(NamingParams.optionalNumber(ctx, "weight"), NamingParams.enabled(ctx),
-                NamingParams.optionalMetadata(ctx));
+        InstancePatch patch = new InstancePatch(NamingParams.optionalNumber(q, "weight"), NamingParams.enabled(q),
+                NamingParams.optionalMetadata(q));
         ctx.future(() -> naming.patch(service, cluster, ip, port, patch).thenAccept(v -> ctx.result("ok")));
     }
 
     private void detail(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        String ip = NamingParams.required(ctx, "ip");
-        int port = NamingParams.port(ctx);
-        String cluster = NamingParams.cluster(ctx);
+        Params q = Params.of(ctx);
+        ServiceKey service = NamingParams.service(q);
+        String ip = NamingParams.required(q, "ip");
+        int port = NamingParams.port(q);
+        String cluster = NamingParams.cluster(q);
         Instance instance = naming.instance(service, cluster, ip, port)
                 .orElseThrow(() -> new InstanceNotFoundException(service, new InstanceAddress(cluster, ip, port)));
         ctx.json(NamingJson.detail(service, instance));
     }
 
     private void list(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        String clusters = Params.get(ctx, "clusters");
+        ctx.json(listAnswer(Params.of(ctx), ctx.req().getRemoteAddr()));
+    }
+
+    /** The list in front of Javalin; a bad request goes to the route, which names the problem. */
+    private boolean fastList(FastExchange exchange) throws IOException {
+        Map<String, Object> body;
+        try {
+            body = listAnswer(exchange.params(), exchange.remoteAddr());
+        } catch (RuntimeException refused) {
+            return false;
+        }
+        exchange.json(body);
+        return true;
+    }
+
+    private Map<String, Object> listAnswer(Params q, String remoteAddr) {
+        ServiceKey service = NamingParams.service(q);
+        String clusters = q.get("clusters");
         clusters = clusters == null ? "" : clusters;
         Set<String> filter = NamingParams.clusterSet(clusters);
         for (String c : filter) {
             NamingValidation.checkCluster("clusters", c);
         }
-        boolean healthyOnly = NamingParams.bool(ctx, "healthyOnly", false);
-        int udpPort = NamingParams.integer(ctx, "udpPort", 0, 0, NamingValidation.MAX_PORT);
+        boolean healthyOnly = NamingParams.bool(q, "healthyOnly", false);
+        int udpPort = NamingParams.integer(q, "udpPort", 0, 0, NamingValidation.MAX_PORT);
         // clientIP and app are informative only (see subscribe)
         if (udpPort > 0 && udp != null) {
             // subscribe before reading, so a change made meanwhile is pushed rather than missed
-            subscribe(ctx, service, clusters, udpPort);
+            subscribe(remoteAddr, service, clusters, udpPort);
         }
-        ServiceView view = naming.list(service, filter, healthyOnly);
-        ctx.json(NamingJson.list(view, clusters));
+        return NamingJson.list(naming.list(service, filter, healthyOnly), clusters);
     }
 
     /**
@@ -129,13 +179,12 @@ public final class InstanceRoutes {
      * asked for — a reflection tool. A client behind NAT cannot be pushed to either way and falls
      * back to polling every {@link NamingJson#CACHE_MILLIS}.
      */
-    private void subscribe(Context ctx, ServiceKey service, String clusters, int udpPort) {
-        remoteAddress(ctx).ifPresent(address -> udp.subscribe(service, clusters, address, udpPort));
+    private void subscribe(String remoteAddr, ServiceKey service, String clusters, int udpPort) {
+        remoteAddress(remoteAddr).ifPresent(address -> udp.subscribe(service, clusters, address, udpPort));
     }
 
-    /** The connection's peer address, from the socket (never from a header). */
-    private static Optional<InetAddress> remoteAddress(Context ctx) {
-        String remote = ctx.req().getRemoteAddr();
+    /** The connection's peer address (as the socket gives it, never from a header) as an address. */
+    private static Optional<InetAddress> remoteAddress(String remote) {
         if (remote == null || remote.isEmpty()) {
             return Optional.empty();
         }
@@ -161,12 +210,28 @@ public final class InstanceRoutes {
      * then registers it again.
      */
     private void beat(Context ctx) {
-        ServiceKey service = NamingParams.service(ctx);
-        String ip = Params.get(ctx, "ip");
+        ctx.json(beatAnswer(Params.of(ctx)));
+    }
+
+    /** A beat in front of Javalin; any refusal goes to the route, which beats again (harmless) and names it. */
+    private boolean fastBeat(FastExchange exchange) throws IOException {
+        Map<String, Object> body;
+        try {
+            body = beatAnswer(exchange.params());
+        } catch (RuntimeException refused) {
+            return false;
+        }
+        exchange.json(body);
+        return true;
+    }
+
+    private Map<String, Object> beatAnswer(Params q) {
+        ServiceKey service = NamingParams.service(q);
+        String ip = q.get("ip");
         ip = ip == null || ip.isBlank() ? null : ip;
-        String portParam = Params.get(ctx, "port");
+        String portParam = q.get("port");
         Integer port = portParam == null || portParam.isBlank() ? null : NamingParams.port("port", portParam);
-        String raw = Params.get(ctx, "beat");
+        String raw = q.get("beat");
         Optional<BeatInfo> beat = raw == null || raw.isBlank() ? Optional.empty()
                 : Optional.of(NamingParams.beat(raw, ip, port));
         if (beat.isPresent()) {
@@ -179,7 +244,7 @@ public final class InstanceRoutes {
         if (port == null) {
             throw new InvalidRequestException("port", "is required");
         }
-        String cluster = Params.get(ctx, "clusterName");
+        String cluster = q.get("clusterName");
         if ((cluster == null || cluster.isBlank()) && beat.isPresent()) {
             cluster = beat.get().cluster();
         }
@@ -193,6 +258,6 @@ public final class InstanceRoutes {
             body.put("code", CODE_OK);
             body.put("lightBeatEnabled", true);
         }
-        ctx.json(body);
+        return body;
     }
 }

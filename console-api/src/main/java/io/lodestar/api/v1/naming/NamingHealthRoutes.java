@@ -1,6 +1,7 @@
 package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
+import io.lodestar.api.http.Params;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.ServiceKey;
@@ -17,14 +18,15 @@ public final class NamingHealthRoutes {
 
     public static void install(Javalin app, NamingService naming) {
         app.put(PATH, ctx -> {
-            ServiceKey service = NamingParams.service(ctx);
-            String ip = NamingParams.required(ctx, "ip");
-            int port = NamingParams.port(ctx);
-            String cluster = NamingParams.cluster(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            String ip = NamingParams.required(q, "ip");
+            int port = NamingParams.port(q);
+            String cluster = NamingParams.cluster(q);
             // Nacos 1.x's older name for the flag is 'valid'
-            Boolean healthy = NamingParams.optionalBool(ctx, "healthy");
+            Boolean healthy = NamingParams.optionalBool(q, "healthy");
             if (healthy == null) {
-                healthy = NamingParams.optionalBool(ctx, "valid");
+                healthy = NamingParams.optionalBool(q, "valid");
             }
             if (healthy == null) {
                 throw new InvalidRequestException("healthy", "is required (true or false)");

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.naming.model.BeatInfo;
@@ -33,12 +32,12 @@ public final class NamingParams {
     private NamingParams() {}
 
     /** The service from {@code namespaceId}, {@code groupName} and {@code serviceName} (which may carry {@code GROUP@@}). */
-    public static ServiceKey service(Context ctx) {
-        return ServiceKey.of(Params.get(ctx, "namespaceId"), Params.get(ctx, "groupName"), Params.get(ctx, "serviceName"));
+    public static ServiceKey service(Params q) {
+        return ServiceKey.of(q.get("namespaceId"), q.get("groupName"), q.get("serviceName"));
     }
 
-    public static String required(Context ctx, String name) {
-        String value = Params.get(ctx, name);
+    public static String required(Params q, String name) {
+        String value = q.get(name);
         if (value == null || value.isBlank()) {
             throw new InvalidRequestException(name, "is required");
         }
@@ -46,16 +45,16 @@ public final class NamingParams {
     }
 
     /** {@code clusterName}, else Nacos's older {@code cluster}, else {@value Instance#DEFAULT_CLUSTER}. */
-    public static String cluster(Context ctx) {
-        String cluster = Params.get(ctx, "clusterName");
+    public static String cluster(Params q) {
+        String cluster = q.get("clusterName");
         if (cluster == null || cluster.isBlank()) {
-            cluster = Params.get(ctx, "cluster");
+            cluster = q.get("cluster");
         }
         return cluster == null || cluster.isBlank() ? Instance.DEFAULT_CLUSTER : cluster;
     }
 
-    public static int port(Context ctx) {
-        return port("port", required(ctx, "port"));
+    public static int port(Params q) {
+        return port("port", required(q, "port"));
     }
 
     static int port(String name, String value) {
@@ -65,8 +64,8 @@ public final class NamingParams {
     }
 
     /** An integer parameter in {@code min..max}, or {@code fallback} when absent or blank. */
-    public static int integer(Context ctx, String name, int fallback, int min, int max) {
-        String value = Params.get(ctx, name);
+    public static int integer(Params q, String name, int fallback, int min, int max) {
+        String value = q.get(name);
         if (value == null || value.isBlank()) {
             return fallback;
         }
@@ -86,8 +85,8 @@ public final class NamingParams {
     }
 
     /** A finite number, or {@code fallback} when absent or blank. */
-    public static double number(Context ctx, String name, double fallback) {
-        String value = Params.get(ctx, name);
+    public static double number(Params q, String name, double fallback) {
+        String value = q.get(name);
         if (value == null || value.isBlank()) {
             return fallback;
         }
@@ -95,8 +94,8 @@ public final class NamingParams {
     }
 
     /** A finite number, or null when absent or blank. */
-    public static Double optionalNumber(Context ctx, String name) {
-        String value = Params.get(ctx, name);
+    public static Double optionalNumber(Params q, String name) {
+        String value = q.get(name);
         return value == null || value.isBlank() ? null : number(name, value);
     }
 
@@ -112,14 +111,14 @@ public final class NamingParams {
         throw new InvalidRequestException(name, "'" + shorten(value) + "' is not a number");
     }
 
-    public static boolean bool(Context ctx, String name, boolean fallback) {
-        Boolean b = optionalBool(ctx, name);
+    public static boolean bool(Params q, String name, boolean fallback) {
+        Boolean b = optionalBool(q, name);
         return b == null ? fallback : b;
     }
 
     /** {@code true}/{@code false} in any case, or null when absent or blank. */
-    public static Boolean optionalBool(Context ctx, String name) {
-        String value = Params.get(ctx, name);
+    public static Boolean optionalBool(Params q, String name) {
+        String value = q.get(name);
         if (value == null || value.isBlank()) {
             return null;
         }
@@ -131,19 +130,19 @@ public final class NamingParams {
     }
 
     /** Nacos's {@code enabled}, or the 1.x client's {@code enable}; null when neither is given. */
-    public static Boolean enabled(Context ctx) {
-        Boolean enabled = optionalBool(ctx, "enabled");
-        return enabled != null ? enabled : optionalBool(ctx, "enable");
+    public static Boolean enabled(Params q) {
+        Boolean enabled = optionalBool(q, "enabled");
+        return enabled != null ? enabled : optionalBool(q, "enable");
     }
 
     /** The {@code metadata} parameter; empty when absent or blank. */
-    public static Map<String, String> metadata(Context ctx) {
-        return metadata("metadata", Params.get(ctx, "metadata"));
+    public static Map<String, String> metadata(Params q) {
+        return metadata("metadata", q.get("metadata"));
     }
 
     /** The {@code metadata} parameter, or null when absent or blank. */
-    public static Map<String, String> optionalMetadata(Context ctx) {
-        String raw = Params.get(ctx, "metadata");
+    public static Map<String, String> optionalMetadata(Params q) {
+        String raw = q.get("metadata");
         return raw == null || raw.isBlank() ? null : metadata("metadata", raw);
     }
 
@@ -223,15 +222,15 @@ public final class NamingParams {
      * {@code weight} (1), {@code enabled}/{@code enable} (true), {@code healthy} (true), {@code
      * ephemeral} (true) and {@code metadata}.
      */
-    public static Instance instance(Context ctx) {
-        String ip = required(ctx, "ip");
-        int port = port(ctx);
-        double weight = number(ctx, "weight", 1.0);
-        Boolean enabled = enabled(ctx);
-        boolean healthy = bool(ctx, "healthy", true);
-        boolean ephemeral = bool(ctx, "ephemeral", true);
-        return new Instance(null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(ctx),
-                metadata(ctx));
+    public static Instance instance(Params q) {
+        String ip = required(q, "ip");
+        int port = port(q);
+        double weight = number(q, "weight", 1.0);
+        Boolean enabled = enabled(q);
+        boolean healthy = bool(q, "healthy", true);
+        boolean ephemeral = bool(q, "ephemeral", true);
+        return new Instance(null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(q),
+                metadata(q));
     }
 
     /**

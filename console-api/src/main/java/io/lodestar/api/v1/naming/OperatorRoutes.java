@@ -2,14 +2,15 @@ package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.Params;
 import io.lodestar.api.udp.PushStats;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.MemberState;
+import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.naming.NamingCounts;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.HeartbeatSettings;
@@ -41,7 +42,8 @@ public final class OperatorRoutes {
         app.get(PATH + "/servers", ctx -> servers(ctx, store));
         app.get(PATH + "/switches", ctx -> ctx.json(switches(udp)));
         app.put(PATH + "/switches", ctx -> {
-            String entry = NamingParams.required(ctx, "entry");
+            Params q = Params.of(ctx);
+            String entry = NamingParams.required(q, "entry");
             throw new InvalidRequestException("entry", "switch '" + NamingParams.shorten(entry)
                     + "' cannot be changed: Lodestar's switches are read-only (GET " + PATH + "/switches shows them)");
         });
@@ -79,7 +81,8 @@ public final class OperatorRoutes {
      * in the group's view and DOWN for an unreachable one; {@code healthy=true} lists only UP ones.
      */
     private static void servers(Context ctx, KvStore store) {
-        boolean healthyOnly = NamingParams.bool(ctx, "healthy", false);
+        Params q = Params.of(ctx);
+        boolean healthyOnly = NamingParams.bool(q, "healthy", false);
         ClusterView view = store.cluster();
         List<Map<String, Object>> servers = new ArrayList<>();
         for (ClusterView.Member m : view.members()) {

@@ -26,24 +26,28 @@ public final class ServiceRoutes {
 
     public static void install(Javalin app, NamingService naming) {
         app.post(PATH, ctx -> {
-            ServiceKey service = NamingParams.service(ctx);
-            ServiceSpec spec = new ServiceSpec(NamingParams.number(ctx, "protectThreshold", 0),
-                    NamingParams.metadata(ctx), Map.of());
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
+            ServiceSpec spec = new ServiceSpec(NamingParams.number(q, "protectThreshold", 0),
+                    NamingParams.metadata(q), Map.of());
             ctx.future(() -> naming.createService(service, spec).thenAccept(v -> ctx.result("ok")));
         });
         app.put(PATH, ctx -> {
+            Params q = Params.of(ctx);
             // as in Nacos, an absent protectThreshold or metadata resets it
-            ServiceKey service = NamingParams.service(ctx);
-            double threshold = NamingParams.number(ctx, "protectThreshold", 0);
-            Map<String, String> metadata = NamingParams.metadata(ctx);
+            ServiceKey service = NamingParams.service(q);
+            double threshold = NamingParams.number(q, "protectThreshold", 0);
+            Map<String, String> metadata = NamingParams.metadata(q);
             ctx.future(() -> naming.updateService(service, threshold, metadata).thenAccept(v -> ctx.result("ok")));
         });
         app.delete(PATH, ctx -> {
-            ServiceKey service = NamingParams.service(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey service = NamingParams.service(q);
             ctx.future(() -> naming.deleteService(service).thenAccept(v -> ctx.result("ok")));
         });
         app.get(PATH, ctx -> {
-            ServiceKey key = NamingParams.service(ctx);
+            Params q = Params.of(ctx);
+            ServiceKey key = NamingParams.service(q);
             Service service = naming.service(key).orElseThrow(() -> new ServiceNotFoundException(key));
             ctx.json(NamingJson.service(service));
         });
@@ -51,9 +55,10 @@ public final class ServiceRoutes {
     }
 
     private static void list(Context ctx, NamingService naming) {
-        int pageNo = NamingParams.integer(ctx, "pageNo", 1, 1, Integer.MAX_VALUE);
-        int pageSize = NamingParams.integer(ctx, "pageSize", DEFAULT_PAGE_SIZE, 1, Integer.MAX_VALUE);
-        ServicePage page = naming.listServices(Params.get(ctx, "namespaceId"), Params.get(ctx, "groupName"), pageNo,
+        Params q = Params.of(ctx);
+        int pageNo = NamingParams.integer(q, "pageNo", 1, 1, Integer.MAX_VALUE);
+        int pageSize = NamingParams.integer(q, "pageSize", DEFAULT_PAGE_SIZE, 1, Integer.MAX_VALUE);
+        ServicePage page = naming.listServices(q.get("namespaceId"), q.get("groupName"), pageNo,
                 pageSize);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("count", page.count());
