@@ -94,11 +94,23 @@ class StandaloneServerIT {
     }
 
     @Test
-    void plainReadAnswersAsTheRouteDoesAndIsCounted() throws Exception {
+    void plainReadsAndPublishesAnswerAsTheRouteDoesAndAreCounted() throws Exception {
         ServerProcess p = servers.standalone("solo").start();
         Servers.awaitReady(p);
-        assertEquals(200, Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", params("dataId", "db.yaml",
-                "group", "G", "content", "url: x\nname: é", "type", "yaml")).status());
+        java.util.Map<String, String> publish = params("dataId", "db.yaml", "group", "G", "content", "url: x\nname: é",
+                "type", "yaml");
+        // a parameter the route ignores, given twice, takes a publish past the fast path to the route
+        Http.Response publishViaRoute = Http.send(p.httpAddress(), "POST", "/nacos/v1/cs/configs?app=a&app=b", publish);
+        Http.Response fastPublish = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", publish);
+        assertEquals(List.of(200, "true"), List.of(publishViaRoute.status(), publishViaRoute.body()));
+        assertEquals(List.of(200, "true"), List.of(fastPublish.status(), fastPublish.body()));
+        assertSameHeaders(publishViaRoute, fastPublish);
+        JsonNode history = ConfigHistoryIT.history(p, "db.yaml", "group", "G").get("pageItems");
+        assertEquals(2, history.size(), "both publishes recorded: " + history);
+        Http.Response blank = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", params("dataId", "db.yaml",
+                "group", "G", "content", " "));
+        assertEquals(400, blank.status());
+        assertTrue(blank.body().contains("content"), blank.body());
         String plain = "/nacos/v1/cs/configs?" + Http.query(params("dataId", "db.yaml", "group", "G"));
         // an extra parameter the route ignores takes the request past the plain-read handler to the route
         Http.Response viaRoute = Http.get(p.httpAddress(), plain + "&appName=x");
@@ -113,8 +125,10 @@ class StandaloneServerIT {
         }
         assertEquals("yaml", viaRoute.headers().firstValue("Config-Type").orElse(null));
 
-        assertEquals(4.0, requestCount(Http.get(p.httpAddress(), "/metrics").body(), "GET", "/nacos/v1/cs/configs", 200),
-                "3 plain reads and 1 through the route are counted");
+        String metrics = Http.get(p.httpAddress(), "/metrics").body();
+        assertEquals(4.0, requestCount(metrics, "GET", "/nacos/v1/cs/configs", 200), "3 plain reads and 1 through the route");
+        assertEquals(2.0, requestCount(metrics, "POST", "/nacos/v1/cs/configs", 200));
+        assertEquals(1.0, requestCount(metrics, "POST", "/nacos/v1/cs/configs", 400));
     }
 
     @Test

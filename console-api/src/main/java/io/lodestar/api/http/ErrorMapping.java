@@ -44,6 +44,11 @@ public final class ErrorMapping {
      * unexpected error is logged with the request it failed and becomes 500.
      */
     public static Mapped map(Throwable e, Context ctx) {
+        return map(e, ctx.method() + " " + ctx.path());
+    }
+
+    /** As {@link #map(Throwable, Context)}, naming the failed request as {@code request} ("METHOD path") in the log. */
+    public static Mapped map(Throwable e, String request) {
         if (e instanceof CompletionException && e.getCause() != null) {
             e = e.getCause();
         }
@@ -66,7 +71,7 @@ public final class ErrorMapping {
         } else if (e instanceof KvException kv && kv.outcomeUnknown()) {
             return new Mapped(504, "write outcome unknown: " + kv.getMessage());
         }
-        LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+        LOG.error("{} failed", request, e);
         return new Mapped(500, "internal error: " + e);
     }
 }

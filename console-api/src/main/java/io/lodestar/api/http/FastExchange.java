@@ -1,26 +1,35 @@
 package io.lodestar.api.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One request a {@link FastPaths.Route} answers: its parameters, its peer, and the answers Javalin's routes give. */
 public final class FastExchange {
+    private static final Logger LOG = LoggerFactory.getLogger(FastExchange.class);
     /** Writes the same JSON as Javalin's default Jackson mapper for the maps and lists the routes answer. */
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServletRequest req;
     private final HttpServletResponse resp;
     private final Map<String, String> params;
+    /** Told the status as the answer is written (for the request metrics). */
+    private final IntConsumer answered;
 
-    FastExchange(HttpServletRequest req, HttpServletResponse resp, Map<String, String> params) {
+    FastExchange(HttpServletRequest req, HttpServletResponse resp, Map<String, String> params, IntConsumer answered) {
         this.req = req;
         this.resp = resp;
         this.params = params;
+        this.answered = answered;
     }
 
     /** The query's and the form's parameters (each name occurs once). */
@@ -31,6 +40,11 @@ public final class FastExchange {
     /** The names of the parameters given. */
     public Set<String> names() {
         return params.keySet();
+    }
+
+    /** The request header's value, or null. */
+    public String header(String name) {
+        return req.getHeader(name);
     }
 
     /** The connection's peer address, from the socket. */
@@ -52,7 +66,35 @@ public final class FastExchange {
         write("text/plain", body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private void write(String contentType, byte[] body) throws IOException {
+    /**
+     * Answers with {@code text} once it completes, as {@code ctx.future} with {@code ctx.result}
+     * does: a failure is answered as {@link ErrorMapping} maps it. The request stays open meanwhile
+     * without holding a thread; the store bounds how long a write may take.
+     */
+    public void textWhenDone(CompletableFuture<String> text) {
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0);
+        text.whenComplete((body, error) -> {
+            try {
+                if (error == null) {
+                    text(body);
+                } else {
+                    ErrorMapping.Mapped m = ErrorMapping.map(error, req.getMethod() + " " + req.getRequestURI());
+                    resp.setStatus(m.status());
+                    text(m.message());
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
+            } finally {
+                async.complete();
+            }
+        });
+    }
+
+    /** Answers with {@code body} of {@code contentType} (and the status and headers set before). */
+    public void write(String contentType, byte[] body) throws IOException {
+        // counted before the client can have the answer, so a scrape after it sees this request
+        answered.accept(resp.getStatus());
         resp.setContentType(contentType);
         resp.setContentLength(body.length);
         resp.getOutputStream().write(body);

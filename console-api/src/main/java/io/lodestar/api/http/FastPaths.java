@@ -65,9 +65,10 @@ public final class FastPaths extends HandlerWrapper {
         long start = System.nanoTime();
         byte[] body = formBody(req);
         Map<String, String> params = body == null ? null : FormCodec.params(req.getQueryString(), body);
-        if (params != null && route.answer(new FastExchange(req, resp, params))) {
+        FastExchange exchange = params == null ? null : new FastExchange(req, resp, params,
+                status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
+        if (exchange != null && route.answer(exchange)) {
             base.setHandled(true);
-            metrics.record(req.getMethod(), target, resp.getStatus(), System.nanoTime() - start);
             return;
         }
         super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);

@@ -9,6 +9,7 @@ import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
 import io.lodestar.api.v1.PlainConfigGet;
+import io.lodestar.api.v1.PlainConfigPublish;
 import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
 import io.lodestar.api.v1.naming.NamingHealthRoutes;
@@ -51,7 +52,9 @@ public final class HttpApi {
         NodeReadiness readiness = new NodeReadiness(store, naming);
         Metrics metrics = new Metrics(store, readiness);
         InstanceRoutes instances = new InstanceRoutes(naming, udp);
-        FastPaths fast = new FastPaths(metrics).add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs));
+        FastPaths fast = new FastPaths(metrics)
+                .add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs))
+                .add("POST", ConfigRoutes.PATH, new PlainConfigPublish(configs));
         instances.addFastPaths(fast);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {

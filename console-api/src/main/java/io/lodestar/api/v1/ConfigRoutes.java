@@ -62,12 +62,21 @@ public final class ConfigRoutes {
     }
 
     static ConfigKey key(Context ctx) {
-        return new ConfigKey(Params.get(ctx, "tenant"), Params.get(ctx, "group"), Params.get(ctx, "dataId"));
+        return key(Params.of(ctx));
+    }
+
+    static ConfigKey key(Params q) {
+        return new ConfigKey(q.get("tenant"), q.get("group"), q.get("dataId"));
+    }
+
+    /** What a publish from {@code srcIp} asks for; {@link PlainConfigPublish} reads it alike. */
+    static PublishRequest publishRequest(Params q, String srcIp) {
+        return new PublishRequest(key(q), q.get("content"), q.get("type"), q.get("appName"), q.get("desc"),
+                q.get("config_tags"), srcIp, null);
     }
 
     private static void publish(Context ctx, ConfigService configs) {
-        PublishRequest request = new PublishRequest(key(ctx), Params.get(ctx, "content"), Params.get(ctx, "type"),
-                Params.get(ctx, "appName"), Params.get(ctx, "desc"), Params.get(ctx, "config_tags"), ctx.ip(), null);
+        PublishRequest request = publishRequest(Params.of(ctx), ctx.ip());
         String casMd5 = Params.get(ctx, "casMd5");
         boolean cas = casMd5 != null && !casMd5.isEmpty();
         String betaIps = ctx.header(BetaIps.FIELD);

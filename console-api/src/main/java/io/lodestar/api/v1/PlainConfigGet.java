@@ -46,13 +46,10 @@ public final class PlainConfigGet implements FastPaths.Route {
         if (config == null) {
             return false;
         }
-        byte[] body = config.content().getBytes(StandardCharsets.UTF_8);
         HttpServletResponse resp = exchange.response();
         ConfigRoutes.noCacheHeaders(resp::setHeader);
         ConfigRoutes.configHeaders(config, resp::setHeader);
-        resp.setContentType(ConfigRoutes.CONTENT_TYPE);
-        resp.setContentLength(body.length);
-        resp.getOutputStream().write(body);
+        exchange.write(ConfigRoutes.CONTENT_TYPE, config.content().getBytes(StandardCharsets.UTF_8));
         return true;
     }
 }
