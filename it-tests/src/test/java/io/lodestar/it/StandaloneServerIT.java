@@ -165,8 +165,7 @@ class StandaloneServerIT {
         assertEquals(10200, Http.JSON.readTree(fastBeat.body()).get("code").asInt());
         assertSameHeaders(routeBeat, fastBeat);
 
-        // what the fast paths decline reaches the route whole: a bad request is named, a
-        // persistent registration's form body is read there intact
+        // what the fast paths decline reaches the route whole: the port it names is in the form body
         Http.Response bad = Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "10.1.0.2", "port", "80x"));
         assertEquals(400, bad.status());
         assertTrue(bad.body().contains("port"), bad.body());
@@ -178,6 +177,9 @@ class StandaloneServerIT {
 
         String metrics = Http.get(a, "/metrics").body();
         assertEquals(3.0, requestCount(metrics, "POST", instance, 200), "2 ephemeral (one through the route), 1 persistent");
+        Http.Response mixed = Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "10.1.0.4", "port", "81"));
+        assertEquals(400, mixed.status(), "a refusal of the write itself is answered as the route answers it");
+        assertTrue(mixed.body().startsWith("caused: ") && mixed.body().contains("persistent"), mixed.body());
         assertEquals(1.0, requestCount(metrics, "POST", instance, 400));
         assertEquals(2.0, requestCount(metrics, "PUT", instance + "/beat", 200));
     }

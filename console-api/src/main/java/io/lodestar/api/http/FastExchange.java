@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,27 +70,39 @@ public final class FastExchange {
 
     /**
      * Answers with {@code text} once it completes, as {@code ctx.future} with {@code ctx.result}
-     * does: a failure is answered as {@link ErrorMapping} maps it. The request stays open meanwhile
+     * does: a failure is answered as {@link ErrorMapping} maps it. Until then the request stays open
      * without holding a thread; the store bounds how long a write may take.
      */
     public void textWhenDone(CompletableFuture<String> text) {
+        if (text.isDone()) {
+            answer(text);
+            return;
+        }
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         text.whenComplete((body, error) -> {
             try {
-                if (error == null) {
-                    text(body);
-                } else {
-                    ErrorMapping.Mapped m = ErrorMapping.map(error, req.getMethod() + " " + req.getRequestURI());
-                    resp.setStatus(m.status());
-                    text(m.message());
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
+                answer(text);
             } finally {
                 async.complete();
             }
         });
+    }
+
+    private void answer(CompletableFuture<String> done) {
+        try {
+            String body;
+            try {
+                body = done.join();
+            } catch (CompletionException | CancellationException e) {
+                ErrorMapping.Mapped m = ErrorMapping.map(e, req.getMethod() + " " + req.getRequestURI());
+                resp.setStatus(m.status());
+                body = m.message();
+            }
+            text(body);
+        } catch (IOException e) {
+            LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
+        }
     }
 
     /** Answers with {@code body} of {@code contentType} (and the status and headers set before). */

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code /nacos/v1/ns/instance}: register, deregister, update, patch and read one instance; the
@@ -58,7 +59,7 @@ public final class InstanceRoutes {
         app.put(BEAT, this::beat);
     }
 
-    /** Answers the common requests of the 1.x client (list, beat, ephemeral register) in front of Javalin. */
+    /** Answers the common requests of the 1.x client (list, beat, register) in front of Javalin. */
     public void addFastPaths(FastPaths fast) {
         fast.add("GET", LIST, this::fastList).add("PUT", BEAT, this::fastBeat).add("POST", PATH, this::fastRegister);
     }
@@ -71,23 +72,18 @@ public final class InstanceRoutes {
     }
 
     /**
-     * An ephemeral registration in front of Javalin. It waits for the service's owner as a beat
-     * does (at once on the owner); any failure goes to the route, which registers again (an upsert:
-     * harmless) and names the error. A persistent one goes to the route, which does not hold a
-     * thread while Raft commits.
+     * A registration in front of Javalin, answered once the route would answer it (at once for an
+     * ephemeral instance on its owner, once durable for a persistent one) and as it would. A request
+     * refused before anything is written goes to the route, which names the problem.
      */
-    private boolean fastRegister(FastExchange exchange) throws IOException {
+    private boolean fastRegister(FastExchange exchange) {
+        CompletableFuture<Void> registered;
         try {
-            ServiceKey service = NamingParams.service(exchange.params());
-            Instance instance = NamingParams.instance(exchange.params());
-            if (!instance.ephemeral()) {
-                return false;
-            }
-            naming.register(service, instance).join();
+            registered = naming.register(NamingParams.service(exchange.params()), NamingParams.instance(exchange.params()));
         } catch (RuntimeException refused) {
             return false;
         }
-        exchange.text("ok");
+        exchange.textWhenDone(registered.thenApply(v -> "ok"));
         return true;
     }
 
