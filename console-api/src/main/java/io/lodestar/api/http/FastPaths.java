@@ -25,6 +25,9 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
  * case; it declines anything else (an unusual request, an error) having written nothing, and the
  * request goes on to the Javalin route, which owns every error. A form body read here is handed on
  * to it intact.
+ *
+ * <p>These requests never pass Javalin's before-handlers (there are none today): whatever is added
+ * there for every request, an authentication check above all, must be enforced here as well.
  */
 public final class FastPaths extends HandlerWrapper {
     /** Form bodies larger than this are not read here (registrations and beats are far smaller). */
