@@ -136,14 +136,18 @@ public final class NamingService implements AutoCloseable {
      * Registers {@code instance} in {@code service}, replacing any instance at the same address
      * (cluster, ip, port) of the same kind, and creating the service if needed (a persistent
      * registration also stores its default definition). An instance without an id gets Nacos's
-     * default one. An ephemeral registration counts as a beat. Completes at once for an ephemeral
+     * default one. An ephemeral registration counts as a beat; registering a persistent instance
+     * again in a probed cluster keeps the health its probe found. Completes at once for an ephemeral
      * instance, once durable for a persistent one; fails with {@link InvalidRequestException} on
      * {@code ephemeral} if the service holds instances of the other kind.
      */
     public CompletableFuture<Void> register(ServiceKey service, Instance instance) {
         Instance named = instance.withDefaultId(service);
         if (!named.ephemeral()) {
-            return persistent.put(service, named, () -> refuseMixing(service, named));
+            // in a probed cluster the probe owns health: registering again must not revive a dead instance
+            boolean probed = specOf(service).settingsFor(named.cluster()).type() != CheckerType.NONE;
+            return persistent.put(service, named, () -> refuseMixing(service, named),
+                    (old, given) -> probed ? given.withHealthy(old.healthy()) : given);
         }
         return distro.write(new EphemeralWrite.Register(service, named)).thenApply(r -> null);
     }
@@ -541,6 +545,11 @@ public final class NamingService implements AutoCloseable {
             return records.putIfAbsent(service, spec).thenCompose(restored ->
                     CompletableFuture.failedFuture(new ServiceNotEmptyException(service)));
         });
+    }
+
+    /** Whether {@link #service} would find the service, without reading its instances. */
+    public boolean exists(ServiceKey service) {
+        return ephemeral.contains(service) || records.get(service).isPresent() || persistent.any(service);
     }
 
     /**

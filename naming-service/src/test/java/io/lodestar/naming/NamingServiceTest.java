@@ -133,6 +133,24 @@ class NamingServiceTest {
     }
 
     @Test
+    void registeringAPersistentInstanceAgainKeepsTheHealthItsProbeFound() throws Exception {
+        ServiceKey manual = new ServiceKey(ns, "G", "manual");
+        await(naming.register(svc, persistent("10.0.0.1", 80)));
+        await(naming.register(manual, persistent("10.0.0.1", 80)));
+        await(naming.updateCluster(manual, Instance.DEFAULT_CLUSTER, HealthCheckSettings.of(CheckerType.NONE)));
+        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)), "the probe found it dead");
+        await(naming.setHealth(manual, null, "10.0.0.1", 80, false));
+
+        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(4)));
+        await(naming.register(manual, persistent("10.0.0.1", 80).withWeight(4)));
+        Instance probed = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        assertEquals(4, probed.weight(), "the rest of the registration is taken");
+        assertFalse(probed.healthy(), "a registration does not revive what the probe found dead");
+        assertTrue(naming.instance(manual, null, "10.0.0.1", 80).orElseThrow().healthy(),
+                "without a probe, the registration says how it is");
+    }
+
+    @Test
     void weightIsClampedOnRegistration() throws Exception {
         await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(50_000)));
         await(naming.register(svc, ephemeral("10.0.0.2", 80).withWeight(0.0001)));
@@ -495,6 +513,8 @@ class NamingServiceTest {
         await(naming.register(p, persistent("10.0.0.1", 80)));
         assertTrue(naming.service(p).orElseThrow().stored(), "a persistent registration stores the service");
         assertTrue(naming.service(new ServiceKey(ns, "G", "nobody")).isEmpty());
+        assertTrue(naming.exists(svc) && naming.exists(p));
+        assertFalse(naming.exists(new ServiceKey(ns, "G", "nobody")));
     }
 
     @Test

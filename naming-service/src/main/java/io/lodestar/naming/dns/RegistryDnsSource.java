@@ -30,7 +30,7 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
     }
 
     private void refresh(ServiceKey service) {
-        if (naming.service(service).isPresent()) {
+        if (naming.exists(service)) {
             index(service);
         } else {
             byLowerName.computeIfPresent(lower(service.namespace(), service.group(), service.service()), (k, set) -> {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BinaryOperator;
 import java.util.function.UnaryOperator;
 
 /**
@@ -81,24 +82,29 @@ public final class PersistentInstances {
      * absence; otherwise the command is guarded on the definition's revision, so a concurrent delete
      * of the service makes it start over (and define the service again). {@code precheck} runs
      * before every attempt and may throw to refuse (e.g. a service holding ephemeral instances);
-     * its exception fails the future and nothing is written.
+     * its exception fails the future and nothing is written. An instance already at the address is
+     * replaced by {@code replacing.apply(old, instance)}.
      */
-    public CompletableFuture<Void> put(ServiceKey service, Instance instance, Runnable precheck) {
+    public CompletableFuture<Void> put(ServiceKey service, Instance instance, Runnable precheck,
+                                       BinaryOperator<Instance> replacing) {
         if (instance.ephemeral() || instance.instanceId() == null) {
             throw new IllegalArgumentException("only persistent instances with an id are stored");
         }
-        return putAttempt(service, instance, precheck, 1);
+        return putAttempt(service, instance, precheck, replacing, 1);
     }
 
-    private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck, int attempt) {
+    private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
+                                               BinaryOperator<Instance> replacing, int attempt) {
         try {
             precheck.run();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         byte[] serviceKey = StoreKeys.service(service);
+        byte[] instanceKey = StoreKeys.instance(service, instance.address());
         KvEntry definition = store.get(NamingKeyspaces.SERVICE, serviceKey);
-        List<Compare> compares = new ArrayList<>(1);
+        KvEntry old = store.get(KEYSPACE, instanceKey);
+        List<Compare> compares = new ArrayList<>(2);
         List<Op> ops = new ArrayList<>(2);
         if (definition == null) {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, 0));
@@ -106,10 +112,15 @@ public final class PersistentInstances {
         } else {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, definition.modRevision()));
         }
-        ops.add(Op.put(KEYSPACE, StoreKeys.instance(service, instance.address()), InstanceCodec.encode(instance)));
+        // guarded on the replaced instance too, so a health change made meanwhile is not overwritten unseen
+        compares.add(Compare.modRevision(KEYSPACE, instanceKey, old == null ? 0 : old.modRevision()));
+        Instance stored = old == null ? instance
+                : replacing.apply(InstanceCodec.decode(instance.address(), old.value()), instance);
+        ops.add(Op.put(KEYSPACE, instanceKey, InstanceCodec.encode(stored)));
         return store.write(Command.of(compares, ops)).thenCompose(r -> r.succeeded()
                 ? CompletableFuture.<Void>completedFuture(null)
-                : Retry.again(attempt, "service " + service, () -> putAttempt(service, instance, precheck, attempt + 1)));
+                : Retry.again(attempt, "service " + service,
+                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1)));
     }
 
     /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
