@@ -5,16 +5,21 @@ import io.lodestar.api.http.FastPaths;
 import io.lodestar.config.BetaIps;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A plain publish ({@code POST /nacos/v1/cs/configs} without a compare or a beta) answered in
+ * A plain publish ({@code POST /nacos/v1/cs/configs} with only the publish's own parameters: no
+ * compare, no import, no beta) answered in
  * front of Javalin ({@link FastPaths}), read as {@link ConfigRoutes} reads it and answered {@code
  * true} once durable. A request refused before anything is proposed (an invalid name, blank or
  * oversized content) goes to the route, which names the problem; a failure of the write itself is
  * answered as the route answers it.
  */
 public final class PlainConfigPublish implements FastPaths.Route {
+    /** What {@link ConfigRoutes#publishRequest} reads. */
+    private static final Set<String> PUBLISH_PARAMS = Set.of("dataId", "group", "tenant", "content", "type", "appName",
+            "desc", "config_tags");
     private final ConfigService configs;
 
     public PlainConfigPublish(ConfigService configs) {
@@ -23,8 +28,8 @@ public final class PlainConfigPublish implements FastPaths.Route {
 
     @Override
     public boolean answer(FastExchange exchange) {
-        String casMd5 = exchange.params().get("casMd5");
-        if (exchange.header(BetaIps.FIELD) != null || (casMd5 != null && !casMd5.isEmpty())) {
+        // the route also imports (import=true) and compares (casMd5): only what a plain publish reads is taken here
+        if (exchange.header(BetaIps.FIELD) != null || !PUBLISH_PARAMS.containsAll(exchange.names())) {
             return false;
         }
         CompletableFuture<Long> published;
