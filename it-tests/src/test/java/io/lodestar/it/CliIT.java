@@ -104,8 +104,9 @@ class CliIT {
     void portInUseFailsWithExitOneAndSaysWhich() throws Exception {
         ServerProcess first = servers.standalone("first").start();
         Servers.awaitReady(first);
+        // no DNS port of its own (-1): the default one may be taken too, and only the HTTP port is under test
         Run r = run("server", "--auth", "off", "--port", String.valueOf(first.httpPort), "--raft-port",
-                String.valueOf(Servers.freePort()), "--data-dir", dir.resolve("second").toString());
+                String.valueOf(Servers.freePort()), "--dns-port", "-1", "--data-dir", dir.resolve("second").toString());
         assertEquals(1, r.exit, r.output);
         assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
     }
