@@ -12,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,21 @@ public final class FastExchange {
     /** Answers 200 with {@code body} as JSON, as {@code ctx.json} does. */
     public void json(Object body) throws IOException {
         write("application/json", JSON.writeValueAsBytes(body));
+    }
+
+    /**
+     * Answers 200 with what {@code answer} computes, as JSON, and returns true; returns false having
+     * written nothing if it throws (the route then answers, naming the problem).
+     */
+    public boolean jsonUnlessRefused(Supplier<?> answer) throws IOException {
+        Object body;
+        try {
+            body = answer.get();
+        } catch (RuntimeException refused) {
+            return false;
+        }
+        json(body);
+        return true;
     }
 
     /** Answers 200 with {@code body} as plain text, as {@code ctx.result} does. */

@@ -16,7 +16,6 @@ import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.NamingValidation;
 import io.lodestar.naming.model.ServiceKey;
-import io.lodestar.naming.query.ServiceView;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -139,14 +138,7 @@ public final class InstanceRoutes {
 
     /** The list in front of Javalin; a bad request goes to the route, which names the problem. */
     private boolean fastList(FastExchange exchange) throws IOException {
-        Map<String, Object> body;
-        try {
-            body = listAnswer(exchange.params(), exchange.remoteAddr());
-        } catch (RuntimeException refused) {
-            return false;
-        }
-        exchange.json(body);
-        return true;
+        return exchange.jsonUnlessRefused(() -> listAnswer(exchange.params(), exchange.remoteAddr()));
     }
 
     private Map<String, Object> listAnswer(Params q, String remoteAddr) {
@@ -211,14 +203,7 @@ public final class InstanceRoutes {
 
     /** A beat in front of Javalin; any refusal goes to the route, which beats again (harmless) and names it. */
     private boolean fastBeat(FastExchange exchange) throws IOException {
-        Map<String, Object> body;
-        try {
-            body = beatAnswer(exchange.params());
-        } catch (RuntimeException refused) {
-            return false;
-        }
-        exchange.json(body);
-        return true;
+        return exchange.jsonUnlessRefused(() -> beatAnswer(exchange.params()));
     }
 
     private Map<String, Object> beatAnswer(Params q) {
