@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  *       ring), and never sends it on.</li>
  *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
  *       the services it owns; the peer answers with those it lacks or holds differently, which are
- *       then sent. A peer also drops the services it believes the sender owns that the sender no
- *       longer has. This repairs lost syncs and converges the two sides of a healed partition.</li>
+ *       then sent. A peer also drops the services that the sender no longer has and owns by both
+ *       members' views of who is live. This repairs lost syncs and converges the two sides of a
+ *       healed partition.</li>
  *   <li><b>Start.</b> A node copies every snapshot of a live peer before {@link #loaded()}.</li>
  *   <li><b>Expiry</b> runs only on the owner ({@link #responsible}); a node that has just become a
  *       service's owner first grants its instances a fresh beat time, since their beats went to the
@@ -275,14 +276,22 @@ public final class Distro implements AutoCloseable {
 
     private void verifySafely() {
         try {
+            List<String> live = ring.live();
+            String self = ring.self();
             Map<ServiceKey, String> owned = new HashMap<>();
             for (ServiceKey s : registry.services()) {
-                if (ring.ownsLocally(s)) {
+                if (DistroRing.ownerAmong(live, s).equals(self)) {
                     registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.checksum()));
                 }
             }
-            byte[] body = DistroCodec.encode(out -> DistroCodec.writeChecksums(out, owned));
-            for (String peer : ring.peers()) {
+            byte[] body = DistroCodec.encode(out -> {
+                DistroCodec.writeChecksums(out, owned);
+                DistroCodec.writeMembers(out, live);
+            });
+            for (String peer : live) {
+                if (peer.equals(self)) {
+                    continue;
+                }
                 channel.send(peer, VERIFY, body, options.requestTimeoutMs()).thenAccept(answer -> {
                     send(List.of(peer), DistroCodec.decode(answer, DistroCodec::readKeys));
                 }).exceptionally(error -> {
@@ -295,9 +304,18 @@ public final class Distro implements AutoCloseable {
         }
     }
 
-    /** The keys of {@code from}'s services this node lacks or holds differently; drops those it no longer has. */
+    /**
+     * The keys of {@code from}'s services this node lacks or holds differently; drops those it no
+     * longer has. A service is dropped only if both members' views of the live members make {@code
+     * from} its owner: while they disagree (one has seen a member die, the other not yet), a sender
+     * leaves out a service it does not think it owns, and that absence says nothing.
+     */
     private byte[] onVerify(String from, byte[] body) {
-        Map<ServiceKey, String> theirs = DistroCodec.decode(body, DistroCodec::readChecksums);
+        Map<ServiceKey, String> theirs = new HashMap<>();
+        List<String> theirLive = DistroCodec.decode(body, in -> {
+            theirs.putAll(DistroCodec.readChecksums(in));
+            return DistroCodec.readMembers(in);
+        });
         List<ServiceKey> wanted = new ArrayList<>();
         for (Map.Entry<ServiceKey, String> e : theirs.entrySet()) {
             String mine = registry.snapshot(e.getKey()).map(ServiceSnapshot::checksum).orElse(null);
@@ -306,7 +324,7 @@ public final class Distro implements AutoCloseable {
             }
         }
         for (ServiceKey s : registry.services()) {
-            if (!theirs.containsKey(s) && ring.owner(s).equals(from)) {
+            if (!theirs.containsKey(s) && ring.owner(s).equals(from) && DistroRing.ownerAmong(theirLive, s).equals(from)) {
                 drop(s);
             }
         }

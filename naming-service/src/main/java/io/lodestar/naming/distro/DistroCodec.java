@@ -26,7 +26,7 @@ import java.util.Optional;
  * from the network picks a class. A checksum received is never trusted: a snapshot's is recomputed.
  */
 final class DistroCodec {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
 
     private DistroCodec() {}
 
@@ -142,6 +142,23 @@ final class DistroCodec {
         Map<ServiceKey, String> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             out.put(readKey(in), Fields.readString(in));
+        }
+        return out;
+    }
+
+    /** Member addresses, in order (a sender's sorted view of the live members). */
+    static void writeMembers(DataOutputStream out, List<String> members) throws IOException {
+        out.writeInt(members.size());
+        for (String m : members) {
+            Fields.writeString(out, m);
+        }
+    }
+
+    static List<String> readMembers(DataInputStream in) throws IOException {
+        int n = count(in);
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(Fields.readString(in));
         }
         return out;
     }

@@ -51,7 +51,11 @@ public final class DistroRing {
     }
 
     public String owner(ServiceKey service) {
-        List<String> live = live();
+        return ownerAmong(live(), service);
+    }
+
+    /** The owner of {@code service} as a member that sees {@code live} (sorted) as the live members. */
+    static String ownerAmong(List<String> live, ServiceKey service) {
         if (live.size() == 1) {
             return live.get(0);
         }

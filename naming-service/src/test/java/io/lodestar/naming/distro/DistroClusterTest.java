@@ -11,6 +11,9 @@ import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingOptions;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.OneNodeStore;
+import io.lodestar.naming.ephemeral.EphemeralRegistry;
+import io.lodestar.naming.ephemeral.ExpiryRules;
+import io.lodestar.naming.ephemeral.Mutation;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -192,8 +196,11 @@ class DistroClusterTest {
         }, "test-client-beats");
         client.start();
         try {
-            await("node 1 to hold the dying owner's services", () -> ownedByDying.stream()
-                    .allMatch(s -> ips(naming[1], s).equals(Set.of("10.0.2.1"))));
+            // both survivors must hold the owner's replicas before it dies: either may inherit a service, and an
+            // heir without the replica answers the beats "not found" (a real client then re-registers; this one does not)
+            await("both survivors to hold the dying owner's services", () -> ownedByDying.stream()
+                    .allMatch(s -> ips(naming[0], s).equals(Set.of("10.0.2.1"))
+                            && ips(naming[1], s).equals(Set.of("10.0.2.1"))));
 
             naming[2].close();
             naming[2] = null;
@@ -218,6 +225,62 @@ class DistroClusterTest {
         // the client stops: the new owners expire the instances, everywhere
         await("the instances to expire on both survivors", () -> ownedByDying.stream()
                 .allMatch(s -> ips(naming[0], s).isEmpty() && ips(naming[1], s).isEmpty()));
+    }
+
+    /**
+     * Two members that disagree on who is live (one has seen node 2 die, the other not yet) must
+     * not make each other drop the dead owner's services. Two Distro instances on the real stores'
+     * peer channels; member 0's view of the ring leaves out node 2, member 1's holds it.
+     */
+    @Test
+    void aPeerThatHasNotSeenAMemberDieDoesNotMakeOthersDropTheDeadMembersServices() throws Exception {
+        String dead = peers.get(2);
+        List<String> withoutDead = List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
+        List<String> all = peers.stream().sorted().toList();
+        // inherited: owned by node 2 while it lives, by node 1 once it is gone; dropped: node 1's in both views
+        ServiceKey inherited = null;
+        ServiceKey dropped = null;
+        for (int n = 0; n < 500 && (inherited == null || dropped == null); n++) {
+            ServiceKey s = service(n);
+            String ownerNow = DistroRing.ownerAmong(all, s);
+            String ownerAfter = DistroRing.ownerAmong(withoutDead, s);
+            if (ownerNow.equals(dead) && ownerAfter.equals(peers.get(1))) {
+                inherited = s;
+            } else if (ownerNow.equals(peers.get(1)) && ownerAfter.equals(peers.get(1))) {
+                dropped = s;
+            }
+        }
+        assertTrue(inherited != null && dropped != null, "the ring spreads 500 services over every member");
+
+        Distro.Options fast = new Distro.Options(50, 100, 2_000, 1_000);
+        EphemeralRegistry sawDeath = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        EphemeralRegistry notYet = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        LocalWrites none = w -> CompletableFuture.failedFuture(new AssertionError("no writes in this test"));
+        try (Distro first = new Distro(stores[0].peers(), new DistroRing(() -> withoutMember(stores[0].cluster(), dead)),
+                        sawDeath, none, fast).start();
+                Distro second = new Distro(stores[1].peers(), new DistroRing(stores[1]::cluster), notYet, none, fast)
+                        .start()) {
+            await("both to have copied their peers' (empty) registries", () -> first.loaded() && second.loaded());
+            // node 0 holds replicas of both services; node 1 holds neither (node 2's copy of the first died with it)
+            sawDeath.apply(inherited, new Mutation.Register(instance("10.0.3.1", Map.of())));
+            sawDeath.apply(dropped, new Mutation.Register(instance("10.0.3.2", Map.of())));
+            ServiceKey control = dropped;
+            // node 1 owns the second service in both views and lacks it: its verification drops it on node 0
+            await("node 1's verification to drop the service it owns in both views",
+                    () -> !sawDeath.contains(control));
+            // and once more, so a whole verification has surely run since: the first service is still there,
+            // as node 1 does not yet think it owns it
+            sawDeath.apply(dropped, new Mutation.Register(instance("10.0.3.2", Map.of())));
+            await("node 1's next verification to drop it again", () -> !sawDeath.contains(control));
+            assertEquals(List.of("10.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
+        }
+    }
+
+    /** {@code view} with {@code member} unreachable, as a member directory shows a member it has seen die. */
+    private static ClusterView withoutMember(ClusterView view, String member) {
+        return new ClusterView(view.self(), view.leader(), view.term(), view.appliedIndex(), view.commitIndex(),
+                view.members().stream().map(m -> m.address().equals(member)
+                        ? new ClusterView.Member(m.address(), m.httpAddress(), MemberState.UNREACHABLE) : m).toList());
     }
 
     private static void await(String what, BooleanSupplier condition) {
