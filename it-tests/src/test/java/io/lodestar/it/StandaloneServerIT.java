@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +51,49 @@ class StandaloneServerIT {
         p.start();
         Servers.awaitReady(p);
         assertEquals("port: 8080\nname: é", read(p, "app.yaml").body());
+    }
+
+    /**
+     * SIGTERM while a publish is under way (its body half sent): the stop waits for it, the client
+     * gets its answer, and the write is there after the restart. Without the drain the connection
+     * was closed under the request.
+     */
+    @Test
+    void aStopLetsTheRequestInFlightFinish() throws Exception {
+        ServerProcess p = servers.standalone("solo").start();
+        Servers.awaitReady(p);
+        byte[] body = "dataId=drained&group=DEFAULT_GROUP&content=finished".getBytes(StandardCharsets.US_ASCII);
+        int half = body.length / 2;
+        try (Socket s = new Socket(p.host, p.httpPort)) {
+            s.setSoTimeout(30_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /nacos/v1/cs/configs HTTP/1.1\r\nHost: lodestar\r\nConnection: close\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, half);
+            out.flush();
+            // in flight: its handler waits for the rest of the body (the scrape itself is the other one)
+            Await.until(Duration.ofSeconds(10), "the publish to be in flight",
+                    () -> requestsActive(Http.get(p.httpAddress(), "/metrics").body()) >= 2);
+            ProcessHandle.of(p.pid()).orElseThrow().destroy(); // SIGTERM
+            Await.until(Duration.ofSeconds(10), "the stop to begin", () -> p.logText().contains("shutdown requested"));
+            out.write(body, half, body.length - half);
+            out.flush();
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
+            assertTrue(answer.endsWith("\r\n\r\ntrue"), answer);
+        }
+        assertEquals(0, p.waitExit(Duration.ofSeconds(30)), "the drained stop exits 0");
+        p.start();
+        Servers.awaitReady(p);
+        assertEquals("finished", read(p, "drained").body());
+    }
+
+    private static double requestsActive(String metrics) {
+        java.util.regex.Matcher active = java.util.regex.Pattern.compile("(?m)^http_server_requests_active (\\S+)$")
+                .matcher(metrics);
+        assertTrue(active.find(), "no http_server_requests_active gauge: " + metrics);
+        return Double.parseDouble(active.group(1));
     }
 
     @Test

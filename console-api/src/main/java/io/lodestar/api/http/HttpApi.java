@@ -27,6 +27,7 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.naming.NamingService;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.StatisticsHandler;
 
 /** Builds the HTTP server: every route, and the error mapping. */
 public final class HttpApi {
@@ -40,6 +41,14 @@ public final class HttpApi {
      * those clients wait out TCP's retransmission back-off (1 s, 3 s, 7 s ...).
      */
     private static final int ACCEPT_QUEUE = 8192;
+
+    /**
+     * How long a stop waits for the requests in flight (the statistics handler counts them) before
+     * it closes their connections: longer than a write may wait for its commit (the store's
+     * request timeout, 5 s by default), so a client whose write was under way when the server was
+     * told to stop gets its answer rather than a reset connection. New requests get 503 meanwhile.
+     */
+    static final long DRAIN_MILLIS = 10_000;
 
     private HttpApi() {}
 
@@ -70,8 +79,19 @@ public final class HttpApi {
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
             // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
             config.http.disableCompression();
-            // the commonest requests are answered before Javalin's servlet (see FastPaths)
-            config.jetty.modifyServletContextHandler(context -> context.insertHandler(fast));
+            // the commonest requests are answered before the servlet context and session scopes and
+            // Javalin's servlet (see FastPaths), but after the statistics handler, which counts the
+            // requests in flight that a graceful stop waits for
+            config.jetty.modifyServer(server -> {
+                StatisticsHandler stats = server.getChildHandlerByClass(StatisticsHandler.class);
+                if (stats == null) { // Javalin's default server has one; a future one might not
+                    stats = new StatisticsHandler();
+                    server.insertHandler(stats);
+                }
+                stats.insertHandler(fast);
+                metrics.requestsInFlight(stats::getRequestsActive);
+                server.setStopTimeout(DRAIN_MILLIS);
+            });
         });
         ErrorMapping.install(app);
         HealthRoutes.install(app, store, readiness);

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,13 @@ public final class Metrics {
         Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0).register(registry);
         Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);
         Gauge.builder("lodestar_ready", readiness, r -> r.get().ready() ? 1 : 0).register(registry);
+    }
+
+    /** Exposes the requests in flight, as counted by {@code active} (Jetty's statistics handler). */
+    public void requestsInFlight(IntSupplier active) {
+        Gauge.builder("http_server_requests_active", active, IntSupplier::getAsInt)
+                .description("HTTP requests received and not yet answered, held long-polls included")
+                .register(registry);
     }
 
     private static boolean isLeader(ClusterView view) {
