@@ -28,6 +28,7 @@ import io.lodestar.naming.NamingService;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /** Builds the HTTP server: every route, and the error mapping. */
 public final class HttpApi {
@@ -90,7 +91,14 @@ public final class HttpApi {
                 }
                 stats.insertHandler(fast);
                 metrics.requestsInFlight(stats::getRequestsActive);
-                server.setStopTimeout(DRAIN_MILLIS);
+                // only once started: a stop that drains after a failed start (a port in use) throws
+                // in place of the start's own failure
+                server.addEventListener(new LifeCycle.Listener() {
+                    @Override
+                    public void lifeCycleStarted(LifeCycle started) {
+                        server.setStopTimeout(DRAIN_MILLIS);
+                    }
+                });
             });
         });
         ErrorMapping.install(app);

@@ -323,9 +323,11 @@ public final class Distro implements AutoCloseable {
                 wanted.add(e.getKey());
             }
         }
-        for (ServiceKey s : registry.services()) {
-            if (!theirs.containsKey(s) && ring.owner(s).equals(from) && DistroRing.ownerAmong(theirLive, s).equals(from)) {
-                drop(s);
+        if (theirLive.contains(from)) { // as a sender always counts itself live; else the list says nothing
+            for (ServiceKey s : registry.services()) {
+                if (!theirs.containsKey(s) && ring.owner(s).equals(from) && DistroRing.ownerAmong(theirLive, s).equals(from)) {
+                    drop(s);
+                }
             }
         }
         return DistroCodec.encode(out -> DistroCodec.writeKeys(out, wanted));
