@@ -135,6 +135,48 @@ class NamingApiIT {
         assertEquals(List.of("10.0.1.1", "10.0.1.2"), ips(reached), "all listed once half are unhealthy");
     }
 
+    /**
+     * A list is kept and served again while the service does not change, so each change must show
+     * in the very next list: asked for at once after each answer, no waiting.
+     */
+    @Test
+    void everyChangeShowsInTheVeryNextListAndAnUnchangedListIsAnsweredAlike() throws Exception {
+        ServerProcess p = server();
+        String list = NS + "/instance/list";
+        Map<String, String> web = params("serviceName", "web", "ip", "10.0.2.1", "port", "80");
+        ok(p, "POST", NS + "/instance", web);
+        Map<String, String> all = params("serviceName", "web");
+        JsonNode first = get(p, list, all);
+        assertEquals(first, get(p, list, all), "nothing changed in between");
+        assertEquals("DEFAULT", get(p, list, params("serviceName", "web", "clusters", "DEFAULT")).get("clusters").asText(),
+                "the clusters asked for are echoed even where the same instances were listed for another query");
+
+        ok(p, "POST", NS + "/instance", params("serviceName", "web", "ip", "10.0.2.2", "port", "80"));
+        assertEquals(List.of("10.0.2.1", "10.0.2.2"), ips(get(p, list, all)), "a registration");
+        ok(p, "PUT", NS + "/instance", with(web, "weight", "7"));
+        assertEquals(7.0, host(get(p, list, all), "10.0.2.1").get("weight").asDouble(), "a new weight");
+        ok(p, "PUT", NS + "/instance", with(web, "enabled", "false"));
+        assertEquals(List.of("10.0.2.2"), ips(get(p, list, all)), "a disabled instance");
+        ok(p, "DELETE", NS + "/instance", params("serviceName", "web", "ip", "10.0.2.2", "port", "80"));
+        assertEquals(List.of(), ips(get(p, list, all)), "a deregistration");
+
+        Map<String, String> db = params("serviceName", "db", "ip", "10.0.2.3", "port", "5432", "ephemeral", "false");
+        ok(p, "POST", NS + "/instance", db);
+        ok(p, "PUT", NS + "/cluster", params("serviceName", "db", "clusterName", "DEFAULT",
+                "healthChecker", "{\"type\":\"NONE\"}"));
+        Map<String, String> healthy = params("serviceName", "db", "healthyOnly", "true");
+        assertEquals(List.of("10.0.2.3"), ips(get(p, list, healthy)));
+        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "10.0.2.3", "port", "5432"),
+                "healthy", "false"));
+        JsonNode unhealthy = get(p, list, healthy);
+        assertTrue(unhealthy.get("reachProtectionThreshold").asBoolean(), "a health set by hand: " + unhealthy);
+        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "10.0.2.3", "port", "5432"),
+                "healthy", "true"));
+        assertFalse(get(p, list, healthy).get("reachProtectionThreshold").asBoolean(), "healthy again");
+        ok(p, "PUT", NS + "/service", params("serviceName", "db", "protectThreshold", "1"));
+        assertTrue(get(p, list, healthy).get("reachProtectionThreshold").asBoolean(), "a new protect threshold");
+    }
+
     @Test
     void updateMergesMetadataPatchReplacesItAndDeregisterIsIdempotent() throws Exception {
         ServerProcess p = server();

@@ -26,6 +26,7 @@ import io.lodestar.naming.persistent.PersistentFeed;
 import io.lodestar.naming.persistent.PersistentInstances;
 import io.lodestar.naming.persistent.ServiceRecords;
 import io.lodestar.naming.query.InstanceSelector;
+import io.lodestar.naming.query.ListVersion;
 import io.lodestar.naming.query.ServiceView;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -400,6 +401,15 @@ public final class NamingService implements AutoCloseable {
         }
         return InstanceSelector.select(service, all, specOf(service).protectThreshold(), filter, healthyOnly,
                 clock.millis(), protectedList);
+    }
+
+    /**
+     * What {@link #list} of {@code service} is computed from: while it stays equal, so does the
+     * list (but for its {@code lastRefTime}), unless the list is empty or held by empty-push
+     * protection. Take it before listing.
+     */
+    public ListVersion listVersion(ServiceKey service) {
+        return new ListVersion(store.revision(), ephemeral.version(service));
     }
 
     // ---------------------------------------------------------------- health

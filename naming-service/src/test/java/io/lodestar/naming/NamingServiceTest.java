@@ -3,6 +3,7 @@ package io.lodestar.naming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.ServiceSpec;
+import io.lodestar.naming.query.ListVersion;
 import io.lodestar.naming.query.ServiceView;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -306,6 +308,50 @@ class NamingServiceTest {
         await(naming.register(svc, ephemeral("10.0.0.2", 80)));
         String two = naming.list(svc, Set.of(), false).checksum();
         assertFalse(one.equals(two));
+    }
+
+    // ------------------------------------------------------------ list versions
+
+    /**
+     * The HTTP layer serves a kept list for as long as the service's list version is equal, so the
+     * version must move with every change a list can show (else a client reads a stale list) and
+     * hold while nothing changes (else nothing is ever served twice).
+     */
+    @Test
+    void theListVersionMovesWithEveryChangeAListCanShowAndHoldsOtherwise() throws Exception {
+        ListVersion v = naming.listVersion(svc);
+        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        v = moved(svc, v, "an ephemeral registration");
+        assertEquals(v, naming.listVersion(svc), "nothing happened");
+        clock.advance(Duration.ofSeconds(2));
+        naming.beat(svc, null, "10.0.0.1", 80, Optional.empty());
+        naming.checkHeartbeatsNow();
+        assertEquals(v, naming.listVersion(svc), "a beat of a healthy instance and an expiry pass change nothing shown");
+        await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(3)));
+        v = moved(svc, v, "an ephemeral instance's new weight");
+        await(naming.updateService(svc, 0.9, Map.of()));
+        v = moved(svc, v, "a new protect threshold");
+        clock.advance(Duration.ofSeconds(16));
+        naming.checkHeartbeatsNow();
+        v = moved(svc, v, "an ephemeral instance turning unhealthy");
+        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        moved(svc, v, "an ephemeral deregistration");
+
+        ServiceKey stock = new ServiceKey(ns, "G", "stock");
+        ListVersion p = naming.listVersion(stock);
+        await(naming.register(stock, persistent("10.0.0.2", 81)));
+        p = moved(stock, p, "a persistent registration");
+        assertEquals(p, naming.listVersion(stock), "nothing happened");
+        await(naming.update(stock, persistent("10.0.0.2", 81).withEnabled(false)));
+        p = moved(stock, p, "a persistent instance disabled");
+        await(naming.deregister(stock, null, "10.0.0.2", 81, false));
+        moved(stock, p, "a persistent deregistration");
+    }
+
+    private ListVersion moved(ServiceKey service, ListVersion before, String change) {
+        ListVersion after = naming.listVersion(service);
+        assertNotEquals(before, after, change + " left the list version as it was");
+        return after;
     }
 
     // ------------------------------------------------------------ heartbeats and expiry

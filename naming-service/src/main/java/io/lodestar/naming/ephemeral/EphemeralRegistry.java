@@ -100,6 +100,15 @@ public final class EphemeralRegistry {
         return e == null ? List.of() : e.published().snapshot().instances();
     }
 
+    /**
+     * A token for the service's current visible state: a different object after every change that
+     * readers can see, null for an unknown service (see {@link io.lodestar.naming.query.ListVersion}).
+     */
+    public Object version(ServiceKey service) {
+        ServiceEntry e = services.get(service);
+        return e == null ? null : e.published();
+    }
+
     /** The instance at {@code address}, read under the service's lock (briefly: one map lookup). */
     public Optional<Instance> instance(ServiceKey service, InstanceAddress address) {
         Instance[] found = {null};

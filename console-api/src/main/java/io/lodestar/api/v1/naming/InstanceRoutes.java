@@ -1,6 +1,7 @@
 package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
+import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.lodestar.api.http.FastExchange;
 import io.lodestar.api.http.FastPaths;
@@ -41,11 +42,13 @@ public final class InstanceRoutes {
 
     private final NamingService naming;
     private final UdpPusher udp;
+    private final ListAnswers lists;
 
     /** The routes of {@code naming}; {@code udp} may be null, then list queries subscribe nobody to pushes. */
     public InstanceRoutes(NamingService naming, UdpPusher udp) {
         this.naming = naming;
         this.udp = udp;
+        this.lists = new ListAnswers(naming);
     }
 
     public void install(Javalin app) {
@@ -133,15 +136,22 @@ public final class InstanceRoutes {
     }
 
     private void list(Context ctx) {
-        ctx.json(listAnswer(Params.of(ctx), ctx.req().getRemoteAddr()));
+        ctx.contentType(ContentType.APPLICATION_JSON).result(listJson(Params.of(ctx), ctx.req().getRemoteAddr()));
     }
 
     /** The list in front of Javalin; a bad request goes to the route, which names the problem. */
     private boolean fastList(FastExchange exchange) throws IOException {
-        return exchange.jsonUnlessRefused(() -> listAnswer(exchange.params(), exchange.remoteAddr()));
+        byte[] json;
+        try {
+            json = listJson(exchange.params(), exchange.remoteAddr());
+        } catch (RuntimeException refused) {
+            return false;
+        }
+        exchange.write(ContentType.JSON, json);
+        return true;
     }
 
-    private Map<String, Object> listAnswer(Params q, String remoteAddr) {
+    private byte[] listJson(Params q, String remoteAddr) {
         ServiceKey service = NamingParams.service(q);
         String clusters = q.get("clusters");
         clusters = clusters == null ? "" : clusters;
@@ -156,7 +166,7 @@ public final class InstanceRoutes {
             // subscribe before reading, so a change made meanwhile is pushed rather than missed
             subscribe(remoteAddr, service, clusters, udpPort);
         }
-        return NamingJson.list(naming.list(service, filter, healthyOnly), clusters);
+        return lists.json(service, clusters, filter, healthyOnly);
     }
 
     /**
