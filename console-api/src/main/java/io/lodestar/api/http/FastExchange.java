@@ -1,6 +1,5 @@
 package io.lodestar.api.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,8 +18,6 @@ import org.slf4j.LoggerFactory;
 /** One request a {@link FastPaths.Route} answers: its parameters, its peer, and the answers Javalin's routes give. */
 public final class FastExchange {
     private static final Logger LOG = LoggerFactory.getLogger(FastExchange.class);
-    /** Writes the same JSON as Javalin's default Jackson mapper for the maps and lists the routes answer. */
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServletRequest req;
     private final HttpServletResponse resp;
@@ -59,23 +56,18 @@ public final class FastExchange {
         return resp;
     }
 
-    /** Answers 200 with {@code body} as JSON, as {@code ctx.json} does. */
-    public void json(Object body) throws IOException {
-        write("application/json", JSON.writeValueAsBytes(body));
-    }
-
     /**
-     * Answers 200 with what {@code answer} computes, as JSON, and returns true; returns false having
+     * Answers 200 with the JSON {@code answer} computes and returns true; returns false having
      * written nothing if it throws (the route then answers, naming the problem).
      */
-    public boolean jsonUnlessRefused(Supplier<?> answer) throws IOException {
-        Object body;
+    public boolean jsonUnlessRefused(Supplier<byte[]> answer) throws IOException {
+        byte[] json;
         try {
-            body = answer.get();
+            json = answer.get();
         } catch (RuntimeException refused) {
             return false;
         }
-        json(body);
+        write("application/json", json);
         return true;
     }
 

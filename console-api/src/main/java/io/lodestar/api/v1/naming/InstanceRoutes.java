@@ -20,8 +20,7 @@ import io.lodestar.naming.model.ServiceKey;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -141,14 +140,7 @@ public final class InstanceRoutes {
 
     /** The list in front of Javalin; a bad request goes to the route, which names the problem. */
     private boolean fastList(FastExchange exchange) throws IOException {
-        byte[] json;
-        try {
-            json = listJson(exchange.params(), exchange.remoteAddr());
-        } catch (RuntimeException refused) {
-            return false;
-        }
-        exchange.write(ContentType.JSON, json);
-        return true;
+        return exchange.jsonUnlessRefused(() -> listJson(exchange.params(), exchange.remoteAddr()));
     }
 
     private byte[] listJson(Params q, String remoteAddr) {
@@ -208,15 +200,15 @@ public final class InstanceRoutes {
      * then registers it again.
      */
     private void beat(Context ctx) {
-        ctx.json(beatAnswer(Params.of(ctx)));
+        ctx.contentType(ContentType.APPLICATION_JSON).result(beatAnswer(Params.of(ctx)));
     }
 
     /** A beat in front of Javalin; any refusal goes to the route, which beats again (harmless) and names it. */
     private boolean fastBeat(FastExchange exchange) throws IOException {
-        return exchange.jsonUnlessRefused(() -> beatAnswer(exchange.params()));
+        return exchange.jsonUnlessRefused(() -> beatAnswer(exchange.params()).getBytes(StandardCharsets.US_ASCII));
     }
 
-    private Map<String, Object> beatAnswer(Params q) {
+    private String beatAnswer(Params q) {
         ServiceKey service = NamingParams.service(q);
         String ip = q.get("ip");
         ip = ip == null || ip.isBlank() ? null : ip;
@@ -240,15 +232,13 @@ public final class InstanceRoutes {
             cluster = beat.get().cluster();
         }
         BeatResult result = naming.beat(service, cluster, ip, port, beat);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("clientBeatInterval", result.clientBeatIntervalMs());
+        // numbers and a boolean only: written by hand, the answer a client gets most often costs no
+        // serializer (Jackson took a fifth of a beat's time)
         if (result.status() == BeatResult.Status.UNKNOWN) {
             // without lightBeatEnabled the client's next beats are full ones, which register it again
-            body.put("code", CODE_NOT_FOUND);
-        } else {
-            body.put("code", CODE_OK);
-            body.put("lightBeatEnabled", true);
+            return "{\"clientBeatInterval\":" + result.clientBeatIntervalMs() + ",\"code\":" + CODE_NOT_FOUND + "}";
         }
-        return body;
+        return "{\"clientBeatInterval\":" + result.clientBeatIntervalMs() + ",\"code\":" + CODE_OK
+                + ",\"lightBeatEnabled\":true}";
     }
 }
