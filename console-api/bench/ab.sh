@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Side-by-side throughput of two server builds: each round starts a fresh standalone server from
+# jar A and from jar B in turn (the order alternating between rounds, so neither always runs on the
+# warmer or the quieter machine), runs the shared wrk-bench.sh scenarios against it, and stops it.
+# Prints one markdown table: every run's req/s per build, the medians, and B's median over A's.
+# On a 2-core machine figures drift by tens of percent within an hour; only builds compared in one
+# sitting compare.
+set -euo pipefail
+
+usage() {
+    cat <<EOF
+usage: console-api/bench/ab.sh --a JAR --b JAR [options]
+  --a JAR            the baseline build (e.g. a copy of console-api/target/lodestar.jar from main)
+  --b JAR            the build to compare with it
+  --scenario LIST    wrk-bench.sh scenarios, comma-separated (default config-get,naming-list,naming-beat)
+  --rounds N         servers started per build (default 3)
+  --seconds N        recorded seconds per scenario (default 10)
+  --bench DIR        where wrk-bench.sh is (default ../shared/bench from the repository root)
+Copy the jars somewhere a build cannot overwrite them while a server runs. Port 8848 and 7848 must
+be free. Each server gets a fresh data dir under a temp dir, removed at the end.
+EOF
+}
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+a= b= scenarios=config-get,naming-list,naming-beat rounds=3 seconds=10 bench=$root/../shared/bench
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --a) a=$2; shift 2 ;;
+        --b) b=$2; shift 2 ;;
+        --scenario) scenarios=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --bench) bench=$2; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+[[ -f $a && -f $b ]] || { usage >&2; exit 2; }
+[[ -x $bench/wrk-bench.sh ]] || { echo "no wrk-bench.sh in $bench" >&2; exit 2; }
+
+work=$(mktemp -d)
+server=
+cleanup() {
+    if [[ -n $server ]]; then kill -9 "$server" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+ready() {
+    [[ $(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8848/nacos/v1/console/health/readiness) == 200 ]]
+}
+
+for round in $(seq "$rounds"); do
+    order="A B"
+    if (( round % 2 == 0 )); then order="B A"; fi
+    for build in $order; do
+        jar=$a
+        if [[ $build == B ]]; then jar=$b; fi
+        java -Xmx512m -jar "$jar" server --auth off --data-dir "$work/data-$build-$round" \
+            >"$work/server-$build-$round.log" 2>&1 &
+        server=$!
+        for _ in $(seq 600); do ready && break; sleep 0.05; done
+        ready || { echo "build $build did not get ready; its log:" >&2; tail -20 "$work/server-$build-$round.log" >&2; exit 1; }
+        # a short unrecorded run first, so that the JIT's start-up work is not in the recorded window
+        "$bench/wrk-bench.sh" --addr 127.0.0.1:8848 --seconds 5 --scenario "$scenarios" >/dev/null 2>>"$work/wrk.err"
+        "$bench/wrk-bench.sh" --addr 127.0.0.1:8848 --seconds "$seconds" --scenario "$scenarios" 2>>"$work/wrk.err" \
+            | sed "s/^/$build /" >>"$work/results"
+        kill "$server"
+        wait "$server" || true
+        server=
+        echo "round $round build $build done" >&2
+    done
+done
+
+python3 - "$work/results" <<'EOF'
+import collections, json, statistics, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    build, record = line.split(' ', 1)
+    r = json.loads(record)
+    if r.get('errors', 0):
+        print(f"warning: {r['scenario']} on build {build} had {r['errors']} errors", file=sys.stderr)
+    runs[(r['scenario'], build)].append(r['ops_per_s'])
+print('| scenario | A runs (req/s) | A median | B runs (req/s) | B median | B / A |')
+print('|---|---|---:|---|---:|---:|')
+for scenario in dict.fromkeys(s for s, _ in runs):
+    a, b = runs[(scenario, 'A')], runs[(scenario, 'B')]
+    ma, mb = statistics.median(a), statistics.median(b)
+    fmt = lambda xs: ' / '.join(f'{x:,.0f}' for x in xs)
+    print(f'| {scenario} | {fmt(a)} | {ma:,.0f} | {fmt(b)} | {mb:,.0f} | {mb / ma:.2f} |')
+EOF
