@@ -1,10 +1,10 @@
 package io.lodestar.api.v1.naming;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ListVersion;
 import io.lodestar.naming.query.ServiceView;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,7 +44,7 @@ final class ListAnswers {
             return kept.json();
         }
         ServiceView view = naming.list(service, filter, healthyOnly);
-        byte[] json = encode(view, clusters);
+        byte[] json = NamingJson.listJson(view, clusters).getBytes(StandardCharsets.UTF_8);
         if (!view.hosts().isEmpty() && !view.emptyProtection()) {
             if (answers.size() >= CAPACITY) {
                 answers.clear();
@@ -52,13 +52,5 @@ final class ListAnswers {
             answers.put(query, new Answer(version, json));
         }
         return json;
-    }
-
-    private static byte[] encode(ServiceView view, String clusters) {
-        try {
-            return NamingParams.JSON.writeValueAsBytes(NamingJson.list(view, clusters));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write an instance list", e);
-        }
     }
 }
