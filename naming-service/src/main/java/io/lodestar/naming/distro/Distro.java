@@ -35,15 +35,21 @@ import org.slf4j.LoggerFactory;
  *       which applies it and answers with the service's new snapshot, installed here at once so a
  *       read on this node sees the write. If the owner cannot be reached the write is applied here
  *       instead: registration never stops (the copies are reconciled later).</li>
+ *   <li><b>Versions.</b> Every visible change stamps the service with a hybrid-logical-clock
+ *       version; of two copies of a service a member keeps the newer ({@link
+ *       ServiceSnapshot#newerThan}), whoever sent it. So a change made while two members both
+ *       thought they owned a service (one restarting and not yet seen by the other) or made by a
+ *       member standing in for an unreachable owner is not undone by an older copy: the latest
+ *       change wins.</li>
  *   <li><b>Replication.</b> A node that changes a service's instances itself (a write, an expiry)
  *       sends the service's snapshot to every live peer, batched every {@code syncDelay}. A peer
- *       installs a snapshot whole if it comes from the service's owner (as the peer sees the
- *       ring), and never sends it on.</li>
- *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
- *       the services it owns; the peer answers with those it lacks or holds differently, which are
- *       then sent. A peer also drops the services that the sender no longer has and owns by both
- *       members' views of who is live. This repairs lost syncs and converges the two sides of a
- *       healed partition.</li>
+ *       installs it if it is newer than its own copy, and never sends it on.</li>
+ *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the stamps
+ *       (version and checksum) of the services it owns; the peer answers with those it lacks or
+ *       holds in an older copy, which are then sent, and sends back those it holds in a newer one.
+ *       A peer also drops the services that the sender no longer has and owns by both members'
+ *       views of who is live. This repairs lost syncs and converges the two sides of a healed
+ *       partition.</li>
  *   <li><b>Start.</b> A node copies every snapshot of a live peer before {@link #loaded()}.</li>
  *   <li><b>Expiry</b> runs only on the owner ({@link #responsible}); a node that has just become a
  *       service's owner first grants its instances a fresh beat time, since their beats went to the
@@ -92,15 +98,10 @@ public final class Distro implements AutoCloseable {
     public Distro start() {
         channel.handle(WRITE, (from, body) -> onWrite(body));
         channel.handle(SYNC, (from, body) -> {
-            // only the owner's word counts: a member that applied a write in an unreachable owner's
-            // stead, or that wrongly thinks it owns a service, must not overwrite the owner's copy
             DistroCodec.decode(body, in -> {
-                for (ServiceSnapshot s : DistroCodec.readSnapshots(in)) {
-                    if (ring.owner(s.service()).equals(from)) {
-                        install(s);
-                    }
-                }
+                DistroCodec.readSnapshots(in).forEach(this::install); // each kept only if newer
                 for (ServiceKey gone : DistroCodec.readKeys(in)) {
+                    // a member that wrongly thinks it owns a service must not make the others forget it
                     if (ring.owner(gone).equals(from)) {
                         drop(gone);
                     }
@@ -129,24 +130,40 @@ public final class Distro implements AutoCloseable {
     /**
      * Applies {@code write} on the service's owner: here if this node owns it, else forwarded (and
      * applied here if the owner cannot be reached). Completes as {@link LocalWrites#applyLocally}.
+     *
+     * <p>While this node is still copying its peers' instances ({@link #loaded()} false) it holds
+     * only part of them, and a write applied to that part would be lost or would undo others (a
+     * deregistration of an instance not copied yet; a snapshot of one instance outranking the full
+     * copy). So meanwhile it owns nothing: every write goes to the owner among its peers, and if
+     * that fails the write fails ({@link StoreUnavailableException}, a 503 the client retries on
+     * another server) rather than being applied here.
      */
     public CompletableFuture<BeatResult> write(EphemeralWrite write) {
-        String owner = ring.owner(write.service());
+        boolean copyWhole = loaded;
+        List<String> peers = ring.peers();
+        String owner = copyWhole || peers.isEmpty() ? ring.owner(write.service()) : DistroRing.ownerAmong(peers, write.service());
         if (owner.equals(ring.self())) {
             return local.applyLocally(write);
         }
         byte[] body = DistroCodec.encode(out -> EphemeralWrite.write(out, write));
         return channel.send(owner, WRITE, body, options.requestTimeoutMs()).handle((answer, error) -> {
-            if (error != null) {
-                LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(),
-                        error.toString());
-                return local.applyLocally(write);
+            if (error == null) {
+                return CompletableFuture.completedFuture(answerOf(write, answer));
             }
-            return CompletableFuture.completedFuture(answerOf(write, answer));
+            if (!copyWhole) {
+                return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException("this node is still "
+                        + "copying its peers' ephemeral instances and the service's owner " + owner
+                        + " could not take the write; retry, or send it to another member"));
+            }
+            LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), error.toString());
+            return local.applyLocally(write);
         }).thenCompose(f -> f);
     }
 
     private CompletableFuture<byte[]> onWrite(byte[] body) {
+        if (!loaded) { // the sender, which holds a whole copy, applies the write itself
+            return CompletableFuture.failedFuture(new StoreUnavailableException("still copying the peers' ephemeral instances"));
+        }
         EphemeralWrite write = DistroCodec.decode(body, EphemeralWrite::read);
         return local.applyLocally(write).handle((result, error) -> {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -207,11 +224,11 @@ public final class Distro implements AutoCloseable {
         }
     }
 
-    /** Installs a peer's snapshot of a service. */
+    /** Installs a peer's snapshot of a service if it is newer than this node's copy. */
     private void install(ServiceSnapshot snapshot) {
         INSTALLING.set(true);
         try {
-            registry.replace(snapshot);
+            registry.install(snapshot);
         } finally {
             INSTALLING.set(false);
         }
@@ -221,8 +238,7 @@ public final class Distro implements AutoCloseable {
     private void drop(ServiceKey service) {
         INSTALLING.set(true);
         try {
-            registry.replace(new ServiceSnapshot(service, List.of(), "", 0));
-            registry.removeIfEmpty(service);
+            registry.drop(service);
         } finally {
             INSTALLING.set(false);
         }
@@ -249,7 +265,7 @@ public final class Distro implements AutoCloseable {
         }
     }
 
-    /** Sends the current state of {@code services} to {@code peers}: a snapshot, or that the service is gone. */
+    /** Sends the current copy of {@code services} to {@code peers}: a snapshot, or that the service is gone. */
     private void send(List<String> peers, List<ServiceKey> services) {
         if (services.isEmpty() || peers.isEmpty()) {
             return;
@@ -278,14 +294,14 @@ public final class Distro implements AutoCloseable {
         try {
             List<String> live = ring.live();
             String self = ring.self();
-            Map<ServiceKey, String> owned = new HashMap<>();
+            Map<ServiceKey, ServiceSnapshot.Stamp> owned = new HashMap<>();
             for (ServiceKey s : registry.services()) {
                 if (DistroRing.ownerAmong(live, s).equals(self)) {
-                    registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.checksum()));
+                    registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.stamp()));
                 }
             }
             byte[] body = DistroCodec.encode(out -> {
-                DistroCodec.writeChecksums(out, owned);
+                DistroCodec.writeStamps(out, owned);
                 DistroCodec.writeMembers(out, live);
             });
             for (String peer : live) {
@@ -305,22 +321,30 @@ public final class Distro implements AutoCloseable {
     }
 
     /**
-     * The keys of {@code from}'s services this node lacks or holds differently; drops those it no
-     * longer has. A service is dropped only if both members' views of the live members make {@code
-     * from} its owner: while they disagree (one has seen a member die, the other not yet), a sender
-     * leaves out a service it does not think it owns, and that absence says nothing.
+     * Compares {@code from}'s services with this node's copies: answers with the keys of those this
+     * node lacks or holds in an older copy, and sends {@code from} those it holds in a newer one (a
+     * change made here while this node thought it owned the service, e.g. while {@code from} was
+     * restarting, or made here because {@code from} could not be reached).
+     *
+     * <p>Drops the services {@code from} no longer has, but only if both members' views of the live
+     * members make {@code from} their owner: while they disagree (one has seen a member die, the
+     * other not yet), a sender leaves out a service it does not think it owns, and that absence
+     * says nothing.
      */
     private byte[] onVerify(String from, byte[] body) {
-        Map<ServiceKey, String> theirs = new HashMap<>();
+        Map<ServiceKey, ServiceSnapshot.Stamp> theirs = new HashMap<>();
         List<String> theirLive = DistroCodec.decode(body, in -> {
-            theirs.putAll(DistroCodec.readChecksums(in));
+            theirs.putAll(DistroCodec.readStamps(in));
             return DistroCodec.readMembers(in);
         });
         List<ServiceKey> wanted = new ArrayList<>();
-        for (Map.Entry<ServiceKey, String> e : theirs.entrySet()) {
-            String mine = registry.snapshot(e.getKey()).map(ServiceSnapshot::checksum).orElse(null);
-            if (!e.getValue().equals(mine)) {
+        List<ServiceKey> newerHere = new ArrayList<>();
+        for (Map.Entry<ServiceKey, ServiceSnapshot.Stamp> e : theirs.entrySet()) {
+            int order = registry.snapshot(e.getKey()).map(mine -> mine.stamp().compareTo(e.getValue())).orElse(-1);
+            if (order < 0) {
                 wanted.add(e.getKey());
+            } else if (order > 0) {
+                newerHere.add(e.getKey());
             }
         }
         if (theirLive.contains(from)) { // as a sender always counts itself live; else the list says nothing
@@ -330,6 +354,7 @@ public final class Distro implements AutoCloseable {
                 }
             }
         }
+        send(List.of(from), newerHere);
         return DistroCodec.encode(out -> DistroCodec.writeKeys(out, wanted));
     }
 
@@ -370,12 +395,12 @@ public final class Distro implements AutoCloseable {
     }
 
     /**
-     * Whether this node ages {@code service}'s instances: only its owner does. When ownership moves
-     * here from another member, the instances first get a fresh beat time and this pass skips them:
-     * their clients' beats went to the previous owner.
+     * Whether this node ages {@code service}'s instances: only its owner does, once it holds a
+     * whole copy. When ownership moves here from another member, the instances first get a fresh
+     * beat time and this pass skips them: their clients' beats went to the previous owner.
      */
     public boolean responsible(ServiceKey service) {
-        if (!ring.ownsLocally(service)) {
+        if (!loaded || !ring.ownsLocally(service)) { // a partial copy is not aged: see write()
             ownedElsewhere.add(service);
             return false;
         }

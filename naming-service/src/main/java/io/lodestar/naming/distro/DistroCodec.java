@@ -26,7 +26,7 @@ import java.util.Optional;
  * from the network picks a class. A checksum received is never trusted: a snapshot's is recomputed.
  */
 final class DistroCodec {
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
 
     private DistroCodec() {}
 
@@ -105,7 +105,7 @@ final class DistroCodec {
         out.writeInt(snapshots.size());
         for (ServiceSnapshot s : snapshots) {
             writeKey(out, s.service());
-            out.writeLong(s.lastModifiedMillis());
+            out.writeLong(s.version());
             out.writeInt(s.instances().size());
             for (Instance i : s.instances()) {
                 writeInstance(out, i);
@@ -118,30 +118,31 @@ final class DistroCodec {
         List<ServiceSnapshot> out = new ArrayList<>(n);
         for (int s = 0; s < n; s++) {
             ServiceKey key = readKey(in);
-            long lastModified = in.readLong();
+            long version = in.readLong();
             int m = count(in);
             List<Instance> instances = new ArrayList<>(m);
             for (int i = 0; i < m; i++) {
                 instances.add(readInstance(in));
             }
-            out.add(new ServiceSnapshot(key, instances, Checksums.of(instances), lastModified));
+            out.add(new ServiceSnapshot(key, instances, Checksums.of(instances), version));
         }
         return out;
     }
 
-    static void writeChecksums(DataOutputStream out, Map<ServiceKey, String> checksums) throws IOException {
-        out.writeInt(checksums.size());
-        for (Map.Entry<ServiceKey, String> e : checksums.entrySet()) {
+    static void writeStamps(DataOutputStream out, Map<ServiceKey, ServiceSnapshot.Stamp> stamps) throws IOException {
+        out.writeInt(stamps.size());
+        for (Map.Entry<ServiceKey, ServiceSnapshot.Stamp> e : stamps.entrySet()) {
             writeKey(out, e.getKey());
-            Fields.writeString(out, e.getValue());
+            out.writeLong(e.getValue().version());
+            Fields.writeString(out, e.getValue().checksum());
         }
     }
 
-    static Map<ServiceKey, String> readChecksums(DataInputStream in) throws IOException {
+    static Map<ServiceKey, ServiceSnapshot.Stamp> readStamps(DataInputStream in) throws IOException {
         int n = count(in);
-        Map<ServiceKey, String> out = new LinkedHashMap<>();
+        Map<ServiceKey, ServiceSnapshot.Stamp> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            out.put(readKey(in), Fields.readString(in));
+            out.put(readKey(in), new ServiceSnapshot.Stamp(in.readLong(), Fields.readString(in)));
         }
         return out;
     }

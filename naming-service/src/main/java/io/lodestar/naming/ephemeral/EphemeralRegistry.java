@@ -21,9 +21,10 @@ import java.util.function.Consumer;
  *
  * <p>Reads never lock: they see the state published after the last completed mutation.
  *
- * <p>For replication (Distro, not built yet) a service's instances can be taken whole with
- * {@link #snapshot} and installed whole with {@link #replace}; {@link ServiceSnapshot#checksum()}
- * tells two copies apart. Times come from the injected {@link Clock}.
+ * <p>For replication (Distro) a service's instances can be taken whole with {@link #snapshot} and
+ * installed whole with {@link #install}, which keeps the newer of two copies ({@link
+ * ServiceSnapshot#newerThan}). Every visible change stamps the service with a new {@link
+ * VersionClock} version. Times come from the injected {@link Clock}.
  */
 public final class EphemeralRegistry {
     private final ConcurrentHashMap<ServiceKey, ServiceEntry> services = new ConcurrentHashMap<>();
@@ -35,7 +36,7 @@ public final class EphemeralRegistry {
     public EphemeralRegistry(Clock clock, ExpiryRules rules, Consumer<ServiceKey> onChange) {
         this.clock = clock;
         this.rules = rules;
-        this.applier = new MutationApplier(rules);
+        this.applier = new MutationApplier(rules, new VersionClock(clock));
         this.onChange = onChange;
     }
 
@@ -160,8 +161,18 @@ public final class EphemeralRegistry {
         return e == null ? Optional.empty() : Optional.of(e.published().snapshot());
     }
 
-    /** Installs {@code snapshot} as the service's instances (a replica catching up with the owner). */
-    public Outcome replace(ServiceSnapshot snapshot) {
-        return apply(snapshot.service(), new Mutation.Replace(snapshot));
+    /**
+     * Installs {@code snapshot} as the service's instances if it is newer than the copy held (a
+     * replica catching up); an older copy changes nothing and is {@link Outcome#UNCHANGED}.
+     */
+    public Outcome install(ServiceSnapshot snapshot) {
+        return apply(snapshot.service(), new Mutation.Install(snapshot));
+    }
+
+    /** Forgets {@code service} whole, instances and protected list (its owner no longer has it). */
+    public void drop(ServiceKey service) {
+        if (services.remove(service) != null) {
+            onChange.accept(service);
+        }
     }
 }

@@ -48,8 +48,11 @@ public sealed interface Mutation {
      */
     record Grace() implements Mutation {}
 
-    /** Replaces every instance of the service by the snapshot's (a replica catching up). */
-    record Replace(ServiceSnapshot snapshot) implements Mutation {
+    /**
+     * Replaces every instance of the service by the snapshot's if the snapshot is {@link
+     * ServiceSnapshot#newerThan newer} than the copy held (a replica catching up); else nothing.
+     */
+    record Install(ServiceSnapshot snapshot) implements Mutation {
         @Override
         public boolean creates() {
             return true;

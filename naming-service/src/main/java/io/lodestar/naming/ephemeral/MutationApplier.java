@@ -31,9 +31,11 @@ import java.util.Map;
  */
 final class MutationApplier {
     private final ExpiryRules rules;
+    private final VersionClock versions;
 
-    MutationApplier(ExpiryRules rules) {
+    MutationApplier(ExpiryRules rules, VersionClock versions) {
         this.rules = rules;
+        this.versions = versions;
     }
 
     Outcome apply(ServiceEntry e, Mutation m, long now) {
@@ -48,8 +50,8 @@ final class MutationApplier {
             out = modify(e, mod);
         } else if (m instanceof Mutation.Expire) {
             out = expire(e, now);
-        } else if (m instanceof Mutation.Replace rep) {
-            out = replace(e, rep.snapshot(), now);
+        } else if (m instanceof Mutation.Install in) {
+            return install(e, in.snapshot(), now); // takes the copy's version, not a new one
         } else if (m instanceof Mutation.Grace) {
             e.instances.values().forEach(slot -> slot.lastBeat = now);
             out = Outcome.UNCHANGED;
@@ -57,7 +59,7 @@ final class MutationApplier {
             throw new IllegalArgumentException("unknown mutation " + m);
         }
         if (out == Outcome.CHANGED) {
-            e.lastModified = now;
+            e.version = versions.next();
             e.publish();
         }
         return out;
@@ -161,13 +163,17 @@ final class MutationApplier {
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
 
-    private Outcome replace(ServiceEntry e, ServiceSnapshot snapshot, long now) {
+    private Outcome install(ServiceEntry e, ServiceSnapshot snapshot, long now) {
         for (Instance i : snapshot.instances()) {
             // checked before anything changes: a bad snapshot must leave the entry as it was
             if (!i.ephemeral()) {
                 throw new IllegalArgumentException("a snapshot holds ephemeral instances only: " + i);
             }
         }
+        if (!snapshot.newerThan(e.published().snapshot())) {
+            return Outcome.UNCHANGED; // an older copy, or this one again
+        }
+        versions.observe(snapshot.version());
         String before = e.published().snapshot().checksum();
         Map<InstanceAddress, ServiceEntry.Slot> old = new HashMap<>(e.instances);
         e.instances.clear();
@@ -181,6 +187,9 @@ final class MutationApplier {
         if (e.instances.isEmpty()) {
             e.emptySince = now;
         }
+        // the version is published even when the instances are the same, so the copies' stamps agree
+        e.version = snapshot.version();
+        e.publish();
         return wasProtected || !before.equals(Checksums.of(snapshot.instances()))
                 ? Outcome.CHANGED : Outcome.UNCHANGED;
     }

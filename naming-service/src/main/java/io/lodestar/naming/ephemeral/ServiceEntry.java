@@ -16,7 +16,8 @@ final class ServiceEntry {
     final ServiceKey service;
     /** In registration order. */
     final LinkedHashMap<InstanceAddress, Slot> instances = new LinkedHashMap<>();
-    long lastModified;
+    /** The {@link VersionClock} version of the last visible change, or of the installed copy. */
+    long version;
     /** When {@link #instances} last became empty; meaningful only while it is. */
     long emptySince;
     /** The last non-empty list, answered while {@code now < protectedUntil} and there are no instances. */
@@ -27,7 +28,6 @@ final class ServiceEntry {
 
     ServiceEntry(ServiceKey service, long now) {
         this.service = service;
-        this.lastModified = now;
         this.emptySince = now;
         publish();
     }
@@ -50,7 +50,7 @@ final class ServiceEntry {
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
         List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
-        published = new Published(new ServiceSnapshot(service, list, Checksums.of(list), lastModified),
+        published = new Published(new ServiceSnapshot(service, list, Checksums.of(list), version),
                 protectedInstances, protectedUntil);
     }
 

@@ -1,9 +1,12 @@
 package io.lodestar.naming.distro;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.MemberState;
 import io.lodestar.kv.raft.RaftKvStore;
@@ -15,6 +18,7 @@ import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.ExpiryRules;
 import io.lodestar.naming.ephemeral.Mutation;
 import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,7 +30,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -273,6 +280,112 @@ class DistroClusterTest {
             sawDeath.apply(dropped, new Mutation.Register(instance("10.0.3.2", Map.of())));
             await("node 1's next verification to drop it again", () -> !sawDeath.contains(control));
             assertEquals(List.of("10.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
+        }
+    }
+
+    /**
+     * A node that restarts copies its peers' instances and at once counts itself live, so it owns
+     * its share of the services; the others count it live only once their member directories have
+     * reached it. In between, a service it owns may be changed on the member that still thinks it
+     * owns it: a deregistration there must survive the restarted node's older copy, on both nodes.
+     */
+    @Test
+    void aChangeMadeWhileARestartedMemberIsNotYetSeenLiveOutlivesThatMembersOlderCopy() throws Exception {
+        String restarted = peers.get(1);
+        List<String> all = peers.stream().sorted().toList();
+        List<String> withoutRestarted = List.of(peers.get(0), peers.get(2)).stream().sorted().toList();
+        ServiceKey contested = null;
+        for (int n = 0; n < 500 && contested == null; n++) {
+            ServiceKey s = service(n);
+            if (DistroRing.ownerAmong(all, s).equals(restarted) && DistroRing.ownerAmong(withoutRestarted, s).equals(peers.get(0))) {
+                contested = s;
+            }
+        }
+        assertTrue(contested != null, "the ring spreads 500 services over every member");
+        ServiceKey service = contested;
+
+        Distro.Options fast = new Distro.Options(50, 100, 2_000, 1_000);
+        AtomicBoolean seesRestarted = new AtomicBoolean(false);
+        AtomicReference<Distro> writerDistro = new AtomicReference<>();
+        EphemeralRegistry writer = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {
+            Distro d = writerDistro.get();
+            if (d != null) {
+                d.changed(s);
+            }
+        });
+        EphemeralRegistry restartedCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        writer.apply(service, new Mutation.Register(instance("10.0.4.1", Map.of())));
+        writer.apply(service, new Mutation.Register(instance("10.0.4.2", Map.of())));
+        restartedCopy.install(writer.snapshot(service).orElseThrow()); // what it copied while starting
+        LocalWrites none = w -> CompletableFuture.failedFuture(new AssertionError("no forwarded writes in this test"));
+        DistroRing writersRing = new DistroRing(() -> seesRestarted.get()
+                ? stores[0].cluster() : withoutMember(stores[0].cluster(), restarted));
+        try (Distro w = new Distro(stores[0].peers(), writersRing, writer, none, fast).start();
+                Distro r = new Distro(stores[1].peers(), new DistroRing(stores[1]::cluster), restartedCopy, none, fast)
+                        .start()) {
+            writerDistro.set(w);
+            await("both to have loaded", () -> w.loaded() && r.loaded());
+            writer.apply(service, new Mutation.Deregister(new InstanceAddress("DEFAULT", "10.0.4.1", 8080)));
+            seesRestarted.set(true); // the writer's member directory now reaches the restarted node
+            await("both copies to hold only the instance still registered", () ->
+                    writer.instances(service).stream().map(Instance::ip).toList().equals(List.of("10.0.4.2"))
+                            && restartedCopy.instances(service).stream().map(Instance::ip).toList().equals(List.of("10.0.4.2")));
+            assertEquals(writer.snapshot(service).orElseThrow().stamp(), restartedCopy.snapshot(service).orElseThrow().stamp());
+        }
+    }
+
+    /**
+     * A starting node holds only part of the instances until its peer's copy arrives: it must not
+     * apply writes to that part (a deregistration of an instance not copied yet would be lost), nor
+     * take writes forwarded to it; the forwarding member applies those itself.
+     */
+    @Test
+    void aNodeStillCopyingItsPeersInstancesAppliesNoWriteToItsPartialCopy() throws Exception {
+        List<String> seen = List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
+        ServiceKey service = null;
+        for (int n = 0; n < 500 && service == null; n++) {
+            if (DistroRing.ownerAmong(seen, service(n)).equals(peers.get(1))) {
+                service = service(n);
+            }
+        }
+        assertTrue(service != null, "the ring spreads 500 services over every member");
+        ServiceKey owned = service;
+        // node 0 stands in for the peer being copied: its answer is held until the test lets it go
+        CompletableFuture<byte[]> copy = new CompletableFuture<>();
+        stores[0].peers().handle(Distro.ALL, (from, body) -> copy);
+        EphemeralRegistry starting = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        LocalWrites applyHere = w -> {
+            if (w instanceof EphemeralWrite.Register r) {
+                starting.apply(r.service(), new Mutation.Register(r.instance()));
+            } else if (w instanceof EphemeralWrite.Deregister d) {
+                starting.apply(d.service(), new Mutation.Deregister(d.address()));
+            }
+            return CompletableFuture.completedFuture(null);
+        };
+        Distro.Options slowToLoad = new Distro.Options(50, 100, 1_000, 60_000);
+        try (Distro node = new Distro(stores[1].peers(), new DistroRing(() -> withoutMember(stores[1].cluster(), peers.get(2))),
+                starting, applyHere, slowToLoad).start()) {
+            assertFalse(node.loaded());
+            // a write forwarded to it by the owner's peer is refused: the sender applies it to its whole copy
+            byte[] forwarded = DistroCodec.encode(out -> EphemeralWrite.write(out,
+                    new EphemeralWrite.Register(owned, instance("10.0.5.9", Map.of()))));
+            CompletionException refused = assertThrows(CompletionException.class,
+                    () -> stores[0].peers().send(peers.get(1), Distro.WRITE, forwarded, 2_000).join());
+            assertTrue(refused.getCause().getMessage().contains("still copying"), refused.getCause().getMessage());
+            // its own client's deregistration goes to the peer (which takes no writes here) and fails whole
+            CompletionException failed = assertThrows(CompletionException.class, () -> node.write(
+                    new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "10.0.5.1", 8080))).join());
+            assertTrue(failed.getCause() instanceof StoreUnavailableException, String.valueOf(failed.getCause()));
+            assertFalse(starting.contains(owned), "nothing was applied to the partial copy");
+
+            EphemeralRegistry peersCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+            peersCopy.apply(owned, new Mutation.Register(instance("10.0.5.1", Map.of())));
+            copy.complete(DistroCodec.encode(out -> DistroCodec.writeSnapshots(out, List.of(peersCopy.snapshot(owned).orElseThrow()))));
+            await("the copy to arrive", node::loaded);
+            assertEquals(List.of("10.0.5.1"), starting.instances(owned).stream().map(Instance::ip).toList());
+            // now whole, it owns the service and applies its writes
+            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "10.0.5.1", 8080))).join();
+            assertEquals(List.of(), starting.instances(owned));
         }
     }
 

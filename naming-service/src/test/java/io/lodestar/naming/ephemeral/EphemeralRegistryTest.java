@@ -196,29 +196,69 @@ class EphemeralRegistryTest {
     }
 
     @Test
-    void snapshotAndReplaceCarryAServiceWholeWithAMatchingChecksum() {
+    void snapshotAndInstallCarryAServiceWholeWithAMatchingChecksum() {
         register("10.0.0.1");
         register("10.0.0.2");
         ServiceSnapshot snap = registry.snapshot(SVC).orElseThrow();
         EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
         changes.clear();
-        assertEquals(Outcome.CHANGED, replica.replace(snap));
+        assertEquals(Outcome.CHANGED, replica.install(snap));
         assertEquals(snap.checksum(), replica.snapshot(SVC).orElseThrow().checksum());
         assertEquals(snap.instances(), replica.instances(SVC));
         assertEquals(List.of(SVC), changes);
-        assertEquals(Outcome.UNCHANGED, replica.replace(snap), "the same data again changes nothing");
+        assertEquals(Outcome.UNCHANGED, replica.install(snap), "the same data again changes nothing");
 
         registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
         ServiceSnapshot smaller = registry.snapshot(SVC).orElseThrow();
-        assertEquals(Outcome.CHANGED, replica.replace(smaller));
+        assertEquals(Outcome.CHANGED, replica.install(smaller));
         assertEquals(List.of("10.0.0.2"), replica.instances(SVC).stream().map(Instance::ip).toList());
+    }
+
+    @Test
+    void anOlderCopyIsNotInstalledAndAChangeAfterACopyOutranksItWhateverTheClocks() {
+        register("10.0.0.1");
+        ServiceSnapshot older = registry.snapshot(SVC).orElseThrow();
+        register("10.0.0.2");
+        ServiceSnapshot newer = registry.snapshot(SVC).orElseThrow();
+        assertTrue(newer.newerThan(older));
+
+        // a replica whose clock is an hour behind
+        EphemeralRegistry replica = new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT,
+                s -> { });
+        assertEquals(Outcome.CHANGED, replica.install(newer));
+        assertEquals(Outcome.UNCHANGED, replica.install(older), "an older copy does not undo a newer one");
+        assertEquals(2, replica.instances(SVC).size());
+        assertEquals(newer.stamp(), replica.snapshot(SVC).orElseThrow().stamp());
+
+        // a deregistration made on the replica after it saw the copy outranks that copy, though its clock is behind
+        replica.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        ServiceSnapshot changedThere = replica.snapshot(SVC).orElseThrow();
+        assertTrue(changedThere.newerThan(newer));
+        assertEquals(Outcome.CHANGED, registry.install(changedThere));
+        assertEquals(List.of("10.0.0.2"), registry.instances(SVC).stream().map(Instance::ip).toList());
+        assertEquals(Outcome.UNCHANGED, registry.install(newer), "nor does the copy it replaced come back");
+    }
+
+    @Test
+    void aNewerCopyOfTheSameInstancesTakesItsVersionSoTheCopiesStampsAgree() {
+        register("10.0.0.1");
+        ServiceSnapshot first = registry.snapshot(SVC).orElseThrow();
+        EphemeralRegistry other = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, s -> { });
+        clock.advance(Duration.ofSeconds(1));
+        other.apply(SVC, new Mutation.Register(instance("10.0.0.1")));
+        ServiceSnapshot sameLater = other.snapshot(SVC).orElseThrow();
+        assertEquals(first.checksum(), sameLater.checksum());
+        changes.clear();
+        assertEquals(Outcome.UNCHANGED, registry.install(sameLater), "nothing a reader sees changed");
+        assertEquals(List.of(), changes);
+        assertEquals(sameLater.stamp(), registry.snapshot(SVC).orElseThrow().stamp());
     }
 
     @Test
     void aBadSnapshotLeavesTheServiceAsItWas() {
         register("10.0.0.1");
         ServiceSnapshot bad = new ServiceSnapshot(SVC, List.of(instance("10.0.0.5"), Instance.of("10.0.0.6", 1).withEphemeral(false)), "x", 0);
-        assertThrows(IllegalArgumentException.class, () -> registry.replace(bad));
+        assertThrows(IllegalArgumentException.class, () -> registry.install(bad));
         assertEquals(List.of("10.0.0.1"), registry.instances(SVC).stream().map(Instance::ip).toList());
     }
 
