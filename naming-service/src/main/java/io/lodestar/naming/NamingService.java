@@ -292,7 +292,8 @@ public final class NamingService implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Optional<Instance> stored = persistent.get(service, address);
+        // a service holds one kind of instance: one with ephemeral instances needs no store read
+        Optional<Instance> stored = ephemeral.hasInstances(service) ? Optional.empty() : persistent.get(service, address);
         if (stored.isPresent()) {
             return CompletableFuture.completedFuture(new BeatResult(BeatResult.Status.OK, stored.get().heartbeat().intervalMs()));
         }

@@ -7,6 +7,7 @@ import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.Mutation;
+import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.ephemeral.ServiceSnapshot;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.persistent.Fields;
@@ -32,25 +33,25 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Ownership.</b> Each service has one owner among the live members ({@link DistroRing}).
  *       A write to a service this node does not own is forwarded to the owner ({@link #write}),
- *       which applies it and answers with the service's new snapshot, installed here at once so a
- *       read on this node sees the write. If the owner cannot be reached the write is applied here
+ *       which applies it and answers with its copy of the service, merged here at once so a read
+ *       on this node sees the write. If the owner cannot be reached the write is applied here
  *       instead: registration never stops (the copies are reconciled later).</li>
- *   <li><b>Versions.</b> Every visible change stamps the service with a hybrid-logical-clock
- *       version; of two copies of a service a member keeps the newer ({@link
- *       ServiceSnapshot#newerThan}), whoever sent it. So a change made while two members both
- *       thought they owned a service (one restarting and not yet seen by the other) or made by a
- *       member standing in for an unreachable owner is not undone by an older copy: the latest
- *       change wins.</li>
+ *   <li><b>Versions.</b> Every change of an instance, and every removal, is stamped with a
+ *       hybrid-logical-clock version, and copies merge address by address, the later change
+ *       winning ({@link ServiceCopy}). So changes made on two members at once (both taking
+ *       themselves for the owner while one restarts, the two sides of a partition, a member
+ *       standing in for an unreachable owner) are all kept where they touch different instances,
+ *       and a removal is not undone by an older copy.</li>
  *   <li><b>Replication.</b> A node that changes a service's instances itself (a write, an expiry)
- *       sends the service's snapshot to every live peer, batched every {@code syncDelay}. A peer
- *       installs it if it is newer than its own copy, and never sends it on.</li>
- *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the stamps
- *       (version and checksum) of the services it owns; the peer answers with those it lacks or
- *       holds in an older copy, which are then sent, and sends back those it holds in a newer one.
- *       A peer also drops the services that the sender no longer has and owns by both members'
- *       views of who is live. This repairs lost syncs and converges the two sides of a healed
+ *       sends its copy of the service to every live peer, batched every {@code syncDelay}. A peer
+ *       merges it, and never sends it on.</li>
+ *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
+ *       the services it owns; the peer answers with those it lacks or holds differently, which are
+ *       then sent, and sends back its own copy of those it holds differently: both sides merge. A
+ *       peer also drops the services that the sender no longer has and owns by both members' views
+ *       of who is live. This repairs lost syncs and converges the two sides of a healed
  *       partition.</li>
- *   <li><b>Start.</b> A node copies every snapshot of a live peer before {@link #loaded()}.</li>
+ *   <li><b>Start.</b> A node merges every copy a live peer holds before {@link #loaded()}.</li>
  *   <li><b>Expiry</b> runs only on the owner ({@link #responsible}); a node that has just become a
  *       service's owner first grants its instances a fresh beat time, since their beats went to the
  *       previous owner.</li>
@@ -99,7 +100,7 @@ public final class Distro implements AutoCloseable {
         channel.handle(WRITE, (from, body) -> onWrite(body));
         channel.handle(SYNC, (from, body) -> {
             DistroCodec.decode(body, in -> {
-                DistroCodec.readSnapshots(in).forEach(this::install); // each kept only if newer
+                DistroCodec.readCopies(in).forEach(this::merge);
                 for (ServiceKey gone : DistroCodec.readKeys(in)) {
                     // a member that wrongly thinks it owns a service must not make the others forget it
                     if (ring.owner(gone).equals(from)) {
@@ -112,7 +113,7 @@ public final class Distro implements AutoCloseable {
         });
         channel.handle(VERIFY, (from, body) -> CompletableFuture.completedFuture(onVerify(from, body)));
         channel.handle(ALL, (from, body) -> CompletableFuture.completedFuture(
-                DistroCodec.encode(out -> DistroCodec.writeSnapshots(out, allSnapshots()))));
+                DistroCodec.encode(out -> DistroCodec.writeCopies(out, allCopies()))));
         timer.scheduleWithFixedDelay(this::syncSafely, options.syncDelayMs(), options.syncDelayMs(), TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(),
                 TimeUnit.MILLISECONDS);
@@ -132,11 +133,11 @@ public final class Distro implements AutoCloseable {
      * applied here if the owner cannot be reached). Completes as {@link LocalWrites#applyLocally}.
      *
      * <p>While this node is still copying its peers' instances ({@link #loaded()} false) it holds
-     * only part of them, and a write applied to that part would be lost or would undo others (a
-     * deregistration of an instance not copied yet; a snapshot of one instance outranking the full
-     * copy). So meanwhile it owns nothing: every write goes to the owner among its peers, and if
-     * that fails the write fails ({@link StoreUnavailableException}, a 503 the client retries on
-     * another server) rather than being applied here.
+     * only part of them, and a write applied to that part could be lost (a deregistration of an
+     * instance not copied yet finds nothing to remove). So meanwhile it owns nothing: every write
+     * goes to the owner among its peers, and if that fails the write fails ({@link
+     * StoreUnavailableException}, a 503 the client retries on another server) rather than being
+     * applied here.
      */
     public CompletableFuture<BeatResult> write(EphemeralWrite write) {
         boolean copyWhole = loaded;
@@ -167,7 +168,7 @@ public final class Distro implements AutoCloseable {
         EphemeralWrite write = DistroCodec.decode(body, EphemeralWrite::read);
         return local.applyLocally(write).handle((result, error) -> {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            Optional<ServiceSnapshot> snapshot = registry.snapshot(write.service());
+            Optional<ServiceCopy> copy = registry.copy(write.service());
             return DistroCodec.encode(out -> {
                 if (cause == null) {
                     out.writeByte(result != null && result.status() == BeatResult.Status.UNKNOWN ? 1 : 0);
@@ -183,8 +184,8 @@ public final class Distro implements AutoCloseable {
                     out.writeByte(4);
                     Fields.writeString(out, String.valueOf(cause.getMessage()));
                 }
-                DistroCodec.writeSnapshots(out, snapshot.map(List::of).orElse(List.of()));
-                DistroCodec.writeKeys(out, snapshot.isPresent() ? List.of() : List.of(write.service()));
+                DistroCodec.writeCopies(out, copy.map(List::of).orElse(List.of()));
+                DistroCodec.writeKeys(out, copy.isPresent() ? List.of() : List.of(write.service()));
             });
         });
     }
@@ -206,7 +207,7 @@ public final class Distro implements AutoCloseable {
                 default -> failure = new StoreUnavailableException("the service's owner failed the write: "
                         + Fields.readString(in));
             }
-            DistroCodec.readSnapshots(in).forEach(this::install);
+            DistroCodec.readCopies(in).forEach(this::merge);
             DistroCodec.readKeys(in).forEach(this::drop);
             if (failure != null) {
                 throw failure;
@@ -217,18 +218,18 @@ public final class Distro implements AutoCloseable {
 
     // ------------------------------------------------------------------ replication
 
-    /** The registry changed {@code service}: queued for the peers unless the change was a snapshot from one. */
+    /** The registry changed {@code service}: queued for the peers unless the change was a copy from one. */
     public void changed(ServiceKey service) {
         if (!INSTALLING.get()) {
             dirty.add(service);
         }
     }
 
-    /** Installs a peer's snapshot of a service if it is newer than this node's copy. */
-    private void install(ServiceSnapshot snapshot) {
+    /** Merges a peer's copy of a service into this node's. */
+    private void merge(ServiceCopy copy) {
         INSTALLING.set(true);
         try {
-            registry.install(snapshot);
+            registry.merge(copy);
         } finally {
             INSTALLING.set(false);
         }
@@ -244,10 +245,10 @@ public final class Distro implements AutoCloseable {
         }
     }
 
-    private List<ServiceSnapshot> allSnapshots() {
-        List<ServiceSnapshot> all = new ArrayList<>();
+    private List<ServiceCopy> allCopies() {
+        List<ServiceCopy> all = new ArrayList<>();
         for (ServiceKey s : registry.services()) {
-            registry.snapshot(s).ifPresent(all::add);
+            registry.copy(s).ifPresent(all::add);
         }
         return all;
     }
@@ -265,18 +266,18 @@ public final class Distro implements AutoCloseable {
         }
     }
 
-    /** Sends the current copy of {@code services} to {@code peers}: a snapshot, or that the service is gone. */
+    /** Sends this node's copy of {@code services} to {@code peers}, or that a service is gone. */
     private void send(List<String> peers, List<ServiceKey> services) {
         if (services.isEmpty() || peers.isEmpty()) {
             return;
         }
-        List<ServiceSnapshot> present = new ArrayList<>();
+        List<ServiceCopy> present = new ArrayList<>();
         List<ServiceKey> gone = new ArrayList<>();
         for (ServiceKey s : services) {
-            registry.snapshot(s).ifPresentOrElse(present::add, () -> gone.add(s));
+            registry.copy(s).ifPresentOrElse(present::add, () -> gone.add(s));
         }
         byte[] body = DistroCodec.encode(out -> {
-            DistroCodec.writeSnapshots(out, present);
+            DistroCodec.writeCopies(out, present);
             DistroCodec.writeKeys(out, gone);
         });
         for (String peer : peers) {
@@ -294,14 +295,14 @@ public final class Distro implements AutoCloseable {
         try {
             List<String> live = ring.live();
             String self = ring.self();
-            Map<ServiceKey, ServiceSnapshot.Stamp> owned = new HashMap<>();
+            Map<ServiceKey, String> owned = new HashMap<>();
             for (ServiceKey s : registry.services()) {
                 if (DistroRing.ownerAmong(live, s).equals(self)) {
-                    registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.stamp()));
+                    registry.snapshot(s).ifPresent(snap -> owned.put(s, snap.checksum()));
                 }
             }
             byte[] body = DistroCodec.encode(out -> {
-                DistroCodec.writeStamps(out, owned);
+                DistroCodec.writeChecksums(out, owned);
                 DistroCodec.writeMembers(out, live);
             });
             for (String peer : live) {
@@ -332,19 +333,18 @@ public final class Distro implements AutoCloseable {
      * says nothing.
      */
     private byte[] onVerify(String from, byte[] body) {
-        Map<ServiceKey, ServiceSnapshot.Stamp> theirs = new HashMap<>();
+        Map<ServiceKey, String> theirs = new HashMap<>();
         List<String> theirLive = DistroCodec.decode(body, in -> {
-            theirs.putAll(DistroCodec.readStamps(in));
+            theirs.putAll(DistroCodec.readChecksums(in));
             return DistroCodec.readMembers(in);
         });
-        List<ServiceKey> wanted = new ArrayList<>();
-        List<ServiceKey> newerHere = new ArrayList<>();
-        for (Map.Entry<ServiceKey, ServiceSnapshot.Stamp> e : theirs.entrySet()) {
-            int order = registry.snapshot(e.getKey()).map(mine -> mine.stamp().compareTo(e.getValue())).orElse(-1);
-            if (order < 0) {
-                wanted.add(e.getKey());
-            } else if (order > 0) {
-                newerHere.add(e.getKey());
+        List<ServiceKey> differ = new ArrayList<>();
+        List<ServiceKey> heldDifferently = new ArrayList<>();
+        for (Map.Entry<ServiceKey, String> e : theirs.entrySet()) {
+            Optional<ServiceSnapshot> mine = registry.snapshot(e.getKey());
+            if (mine.isEmpty() || !mine.get().checksum().equals(e.getValue())) {
+                differ.add(e.getKey());
+                mine.ifPresent(m -> heldDifferently.add(e.getKey()));
             }
         }
         if (theirLive.contains(from)) { // as a sender always counts itself live; else the list says nothing
@@ -354,8 +354,8 @@ public final class Distro implements AutoCloseable {
                 }
             }
         }
-        send(List.of(from), newerHere);
-        return DistroCodec.encode(out -> DistroCodec.writeKeys(out, wanted));
+        send(List.of(from), heldDifferently); // both ways: each side may hold changes the other lacks
+        return DistroCodec.encode(out -> DistroCodec.writeKeys(out, differ));
     }
 
     // ------------------------------------------------------------------ start and expiry
@@ -387,9 +387,9 @@ public final class Distro implements AutoCloseable {
                 tryLoad(peers, index + 1, deadlineNanos);
                 return;
             }
-            List<ServiceSnapshot> snapshots = DistroCodec.decode(answer, DistroCodec::readSnapshots);
-            snapshots.forEach(this::install);
-            LOG.info("copied {} services' ephemeral instances from {}", snapshots.size(), peer);
+            List<ServiceCopy> copies = DistroCodec.decode(answer, DistroCodec::readCopies);
+            copies.forEach(this::merge);
+            LOG.info("copied {} services' ephemeral instances from {}", copies.size(), peer);
             loaded = true;
         });
     }

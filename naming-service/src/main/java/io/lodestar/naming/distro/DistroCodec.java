@@ -1,13 +1,12 @@
 package io.lodestar.naming.distro;
 
-import io.lodestar.naming.ephemeral.ServiceSnapshot;
+import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.persistent.Fields;
-import io.lodestar.naming.query.Checksums;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -23,7 +22,7 @@ import java.util.Optional;
 /**
  * The binary forms of Distro's messages: a version byte, then fields in a fixed order (strings
  * length-prefixed UTF-8, maps as counted pairs). Plain data only, decoded field by field: nothing
- * from the network picks a class. A checksum received is never trusted: a snapshot's is recomputed.
+ * from the network picks a class. A copy carries no checksum: its receiver computes one.
  */
 final class DistroCodec {
     private static final byte VERSION = 3;
@@ -101,48 +100,54 @@ final class DistroCodec {
                 in.readBoolean(), in.readBoolean(), in.readBoolean(), Fields.readString(in), Fields.readMap(in));
     }
 
-    static void writeSnapshots(DataOutputStream out, List<ServiceSnapshot> snapshots) throws IOException {
-        out.writeInt(snapshots.size());
-        for (ServiceSnapshot s : snapshots) {
-            writeKey(out, s.service());
-            out.writeLong(s.version());
-            out.writeInt(s.instances().size());
-            for (Instance i : s.instances()) {
-                writeInstance(out, i);
+    /** Copies: per service its key, then per address the version, a live flag and the instance or address. */
+    static void writeCopies(DataOutputStream out, List<ServiceCopy> copies) throws IOException {
+        out.writeInt(copies.size());
+        for (ServiceCopy c : copies) {
+            writeKey(out, c.service());
+            out.writeInt(c.entries().size());
+            for (ServiceCopy.Entry e : c.entries()) {
+                out.writeLong(e.version());
+                out.writeBoolean(e.live());
+                if (e.live()) {
+                    writeInstance(out, e.instance());
+                } else {
+                    writeAddress(out, e.address());
+                }
             }
         }
     }
 
-    static List<ServiceSnapshot> readSnapshots(DataInputStream in) throws IOException {
+    static List<ServiceCopy> readCopies(DataInputStream in) throws IOException {
         int n = count(in);
-        List<ServiceSnapshot> out = new ArrayList<>(n);
+        List<ServiceCopy> out = new ArrayList<>(n);
         for (int s = 0; s < n; s++) {
             ServiceKey key = readKey(in);
-            long version = in.readLong();
             int m = count(in);
-            List<Instance> instances = new ArrayList<>(m);
+            List<ServiceCopy.Entry> entries = new ArrayList<>(m);
             for (int i = 0; i < m; i++) {
-                instances.add(readInstance(in));
+                long version = in.readLong();
+                entries.add(in.readBoolean() ? ServiceCopy.Entry.live(readInstance(in), version)
+                        : ServiceCopy.Entry.removed(readAddress(in), version));
             }
-            out.add(new ServiceSnapshot(key, instances, Checksums.of(instances), version));
+            out.add(new ServiceCopy(key, entries));
         }
         return out;
     }
 
-    static void writeStamps(DataOutputStream out, Map<ServiceKey, ServiceSnapshot.Stamp> stamps) throws IOException {
-        out.writeInt(stamps.size());
-        for (Map.Entry<ServiceKey, ServiceSnapshot.Stamp> e : stamps.entrySet()) {
+    static void writeChecksums(DataOutputStream out, Map<ServiceKey, String> checksums) throws IOException {
+        out.writeInt(checksums.size());
+        for (Map.Entry<ServiceKey, String> e : checksums.entrySet()) {
             writeKey(out, e.getKey());
-            out.writeLong(e.getValue().version());
-            Fields.writeString(out, e.getValue().checksum());
+            Fields.writeString(out, e.getValue());
         }
     }
 
-    static Map<ServiceKey, ServiceSnapshot.Stamp> readStamps(DataInputStream in) throws IOException {
+    static Map<ServiceKey, String> readChecksums(DataInputStream in) throws IOException {
         int n = count(in);
-        Map<ServiceKey, ServiceSnapshot.Stamp> out = new LinkedHashMap<>();
+        Map<ServiceKey, String> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            out.put(readKey(in), new ServiceSnapshot.Stamp(in.readLong(), Fields.readString(in)));
+            out.put(readKey(in), Fields.readString(in));
         }
         return out;
     }

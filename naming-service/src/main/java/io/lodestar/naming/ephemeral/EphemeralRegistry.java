@@ -21,10 +21,10 @@ import java.util.function.Consumer;
  *
  * <p>Reads never lock: they see the state published after the last completed mutation.
  *
- * <p>For replication (Distro) a service's instances can be taken whole with {@link #snapshot} and
- * installed whole with {@link #install}, which keeps the newer of two copies ({@link
- * ServiceSnapshot#newerThan}). Every visible change stamps the service with a new {@link
- * VersionClock} version. Times come from the injected {@link Clock}.
+ * <p>For replication (Distro) a service's instances can be taken with {@link #copy} and merged
+ * into another member's with {@link #merge}: every visible change of an instance, and every
+ * removal, is stamped with a {@link VersionClock} version, and a merge keeps the later change at
+ * each address ({@link ServiceCopy}). Times come from the injected {@link Clock}.
  */
 public final class EphemeralRegistry {
     private final ConcurrentHashMap<ServiceKey, ServiceEntry> services = new ConcurrentHashMap<>();
@@ -155,18 +155,25 @@ public final class EphemeralRegistry {
         return n;
     }
 
-    /** The service's instances with their checksum, for replication; empty for an unknown service. */
+    /** The service's instances with their checksum; empty for an unknown service. */
     public Optional<ServiceSnapshot> snapshot(ServiceKey service) {
         ServiceEntry e = services.get(service);
         return e == null ? Optional.empty() : Optional.of(e.published().snapshot());
     }
 
-    /**
-     * Installs {@code snapshot} as the service's instances if it is newer than the copy held (a
-     * replica catching up); an older copy changes nothing and is {@link Outcome#UNCHANGED}.
-     */
-    public Outcome install(ServiceSnapshot snapshot) {
-        return apply(snapshot.service(), new Mutation.Install(snapshot));
+    /** The service as replication ships it (with versions and recent removals); empty for an unknown service. */
+    public Optional<ServiceCopy> copy(ServiceKey service) {
+        ServiceCopy[] copy = {null};
+        services.computeIfPresent(service, (key, e) -> {
+            copy[0] = e.copyLocked();
+            return e;
+        });
+        return Optional.ofNullable(copy[0]);
+    }
+
+    /** Merges a peer's copy of the service into this registry's ({@link Mutation.Merge}). */
+    public Outcome merge(ServiceCopy copy) {
+        return apply(copy.service(), new Mutation.Merge(copy));
     }
 
     /** Forgets {@code service} whole, instances and protected list (its owner no longer has it). */

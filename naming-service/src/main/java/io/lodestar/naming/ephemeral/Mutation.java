@@ -48,11 +48,8 @@ public sealed interface Mutation {
      */
     record Grace() implements Mutation {}
 
-    /**
-     * Replaces every instance of the service by the snapshot's if the snapshot is {@link
-     * ServiceSnapshot#newerThan newer} than the copy held (a replica catching up); else nothing.
-     */
-    record Install(ServiceSnapshot snapshot) implements Mutation {
+    /** Merges a peer's copy of the service into this one, address by address (a replica catching up). */
+    record Merge(ServiceCopy copy) implements Mutation {
         @Override
         public boolean creates() {
             return true;

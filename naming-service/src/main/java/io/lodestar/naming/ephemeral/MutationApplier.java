@@ -3,7 +3,6 @@ package io.lodestar.naming.ephemeral;
 import io.lodestar.naming.model.HeartbeatSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
-import io.lodestar.naming.query.Checksums;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -30,6 +29,12 @@ import java.util.Map;
  * service cut off, and showing one dead instance for the window costs less than hiding a live one.
  */
 final class MutationApplier {
+    /**
+     * How long a removed address is remembered (its tombstone): longer than any older copy of the
+     * service can still be on its way (a sync batch, a verification round, a member's restart).
+     */
+    static final long REMOVAL_MEMORY_MS = 60_000;
+
     private final ExpiryRules rules;
     private final VersionClock versions;
 
@@ -39,6 +44,7 @@ final class MutationApplier {
     }
 
     Outcome apply(ServiceEntry e, Mutation m, long now) {
+        forgetOldRemovals(e, now);
         Outcome out;
         if (m instanceof Mutation.Register r) {
             out = register(e, r.instance(), now);
@@ -50,8 +56,8 @@ final class MutationApplier {
             out = modify(e, mod);
         } else if (m instanceof Mutation.Expire) {
             out = expire(e, now);
-        } else if (m instanceof Mutation.Install in) {
-            return install(e, in.snapshot(), now); // takes the copy's version, not a new one
+        } else if (m instanceof Mutation.Merge merge) {
+            out = merge(e, merge.copy(), now);
         } else if (m instanceof Mutation.Grace) {
             e.instances.values().forEach(slot -> slot.lastBeat = now);
             out = Outcome.UNCHANGED;
@@ -59,7 +65,6 @@ final class MutationApplier {
             throw new IllegalArgumentException("unknown mutation " + m);
         }
         if (out == Outcome.CHANGED) {
-            e.version = versions.next();
             e.publish();
         }
         return out;
@@ -70,10 +75,14 @@ final class MutationApplier {
         ServiceEntry.Slot slot = e.instances.get(address);
         Instance previous = slot == null ? null : slot.instance;
         if (slot == null) {
-            e.instances.put(address, new ServiceEntry.Slot(instance, now));
+            e.instances.put(address, new ServiceEntry.Slot(instance, now, versions.next()));
+            forgetRemoval(e, address);
         } else {
-            slot.instance = instance;
             slot.lastBeat = now;
+            if (!instance.equals(previous)) {
+                slot.instance = instance;
+                slot.version = versions.next();
+            }
         }
         boolean wasProtected = !e.protectedInstances.isEmpty();
         e.clearProtection();
@@ -94,6 +103,7 @@ final class MutationApplier {
         if (removed == null) {
             return protectedChanged ? Outcome.CHANGED : Outcome.NOT_FOUND;
         }
+        remember(e, address, versions.next(), now);
         if (e.instances.isEmpty()) {
             e.emptySince = now;
         }
@@ -110,6 +120,7 @@ final class MutationApplier {
             return Outcome.UNCHANGED;
         }
         slot.instance = slot.instance.withHealthy(true);
+        slot.version = versions.next();
         return Outcome.CHANGED;
     }
 
@@ -127,6 +138,7 @@ final class MutationApplier {
             return Outcome.UNCHANGED;
         }
         slot.instance = changed;
+        slot.version = versions.next();
         return Outcome.CHANGED;
     }
 
@@ -134,18 +146,21 @@ final class MutationApplier {
         boolean changed = false;
         List<Instance> before = e.instances.values().stream().map(slot -> slot.instance).toList();
         boolean removedAny = false;
-        Iterator<ServiceEntry.Slot> it = e.instances.values().iterator();
+        Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it = e.instances.entrySet().iterator();
         while (it.hasNext()) {
-            ServiceEntry.Slot slot = it.next();
+            Map.Entry<InstanceAddress, ServiceEntry.Slot> entry = it.next();
+            ServiceEntry.Slot slot = entry.getValue();
             Instance instance = slot.instance;
             HeartbeatSettings hb = instance.heartbeat();
             long silentMs = now - slot.lastBeat;
             if (silentMs > hb.deleteTimeoutMs()) {
                 it.remove();
+                remember(e, entry.getKey(), versions.next(), now);
                 removedAny = true;
                 changed = true;
             } else if (silentMs > hb.timeoutMs() && instance.healthy()) {
                 slot.instance = instance.withHealthy(false);
+                slot.version = versions.next();
                 changed = true;
             }
         }
@@ -163,34 +178,82 @@ final class MutationApplier {
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
 
-    private Outcome install(ServiceEntry e, ServiceSnapshot snapshot, long now) {
-        for (Instance i : snapshot.instances()) {
-            // checked before anything changes: a bad snapshot must leave the entry as it was
-            if (!i.ephemeral()) {
-                throw new IllegalArgumentException("a snapshot holds ephemeral instances only: " + i);
+    /**
+     * Merges a peer's copy address by address: each of its entries that {@link
+     * ServiceCopy.Entry#outranks outranks} what this entry holds at that address (an instance or a
+     * removal) replaces it. Instances this copy lacks and the peer's copy does not mention stay.
+     */
+    private Outcome merge(ServiceEntry e, ServiceCopy copy, long now) {
+        for (ServiceCopy.Entry in : copy.entries()) {
+            // checked before anything changes: a bad copy must leave the entry as it was
+            if (in.live() && (!in.instance().ephemeral() || !in.instance().address().equals(in.address()))) {
+                throw new IllegalArgumentException("a copy holds ephemeral instances at their own address only: " + in);
             }
         }
-        if (!snapshot.newerThan(e.published().snapshot())) {
-            return Outcome.UNCHANGED; // an older copy, or this one again
+        boolean changed = false;
+        for (ServiceCopy.Entry in : copy.entries()) {
+            versions.observe(in.version());
+            ServiceCopy.Entry held = heldAt(e, in.address());
+            if (held != null && !in.outranks(held)) {
+                continue;
+            }
+            ServiceEntry.Slot slot = e.instances.get(in.address());
+            if (in.live()) {
+                forgetRemoval(e, in.address());
+                if (slot == null) {
+                    // a replica does not age instances it does not own: their beat time starts now
+                    e.instances.put(in.address(), new ServiceEntry.Slot(in.instance(), now, in.version()));
+                    changed = true;
+                } else {
+                    changed |= !slot.instance.equals(in.instance());
+                    slot.instance = in.instance();
+                    slot.version = in.version();
+                }
+            } else {
+                if (slot != null) {
+                    e.instances.remove(in.address());
+                    changed = true;
+                }
+                remember(e, in.address(), in.version(), now);
+            }
         }
-        versions.observe(snapshot.version());
-        String before = e.published().snapshot().checksum();
-        Map<InstanceAddress, ServiceEntry.Slot> old = new HashMap<>(e.instances);
-        e.instances.clear();
-        for (Instance i : snapshot.instances()) {
-            ServiceEntry.Slot known = old.get(i.address());
-            // a replica does not age instances it does not own; keep what it knew, else start now
-            e.instances.put(i.address(), new ServiceEntry.Slot(i, known == null ? now : known.lastBeat));
+        if (changed) {
+            e.clearProtection();
+            if (e.instances.isEmpty()) {
+                e.emptySince = now;
+            }
         }
-        boolean wasProtected = !e.protectedInstances.isEmpty();
-        e.clearProtection();
-        if (e.instances.isEmpty()) {
-            e.emptySince = now;
+        return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
+    }
+
+    private static ServiceCopy.Entry heldAt(ServiceEntry e, InstanceAddress address) {
+        ServiceEntry.Slot slot = e.instances.get(address);
+        if (slot != null) {
+            return ServiceCopy.Entry.live(slot.instance, slot.version);
         }
-        // the version is published even when the instances are the same, so the copies' stamps agree
-        e.version = snapshot.version();
-        e.publish();
-        return wasProtected || !before.equals(Checksums.of(snapshot.instances()))
-                ? Outcome.CHANGED : Outcome.UNCHANGED;
+        ServiceEntry.Removal r = e.removed == null ? null : e.removed.get(address);
+        return r == null ? null : ServiceCopy.Entry.removed(address, r.version());
+    }
+
+    private static void remember(ServiceEntry e, InstanceAddress address, long version, long now) {
+        if (e.removed == null) {
+            e.removed = new HashMap<>();
+        }
+        e.removed.put(address, new ServiceEntry.Removal(version, now));
+    }
+
+    private static void forgetRemoval(ServiceEntry e, InstanceAddress address) {
+        if (e.removed != null && e.removed.remove(address) != null && e.removed.isEmpty()) {
+            e.removed = null;
+        }
+    }
+
+    private static void forgetOldRemovals(ServiceEntry e, long now) {
+        if (e.removed != null) {
+            e.removed.values().removeIf(r -> now - r.at() > REMOVAL_MEMORY_MS);
+            if (e.removed.isEmpty()) {
+                e.removed = null;
+            }
+        }
     }
 }

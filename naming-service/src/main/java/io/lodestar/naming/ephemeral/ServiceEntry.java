@@ -4,6 +4,8 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.Checksums;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 
@@ -16,8 +18,12 @@ final class ServiceEntry {
     final ServiceKey service;
     /** In registration order. */
     final LinkedHashMap<InstanceAddress, Slot> instances = new LinkedHashMap<>();
-    /** The {@link VersionClock} version of the last visible change, or of the installed copy. */
-    long version;
+    /**
+     * Addresses removed lately: the version of the removal and when (registry clock), kept {@link
+     * MutationApplier#REMOVAL_MEMORY_MS} so that merging an older copy cannot bring them back. Null
+     * while there are none, as for most services most of the time.
+     */
+    HashMap<InstanceAddress, Removal> removed;
     /** When {@link #instances} last became empty; meaningful only while it is. */
     long emptySince;
     /** The last non-empty list, answered while {@code now < protectedUntil} and there are no instances. */
@@ -40,17 +46,23 @@ final class ServiceEntry {
     static final class Slot {
         Instance instance;
         long lastBeat;
+        /** The {@link VersionClock} version of the instance's last visible change, here or on a peer. */
+        long version;
 
-        Slot(Instance instance, long lastBeat) {
+        Slot(Instance instance, long lastBeat, long version) {
             this.instance = instance;
             this.lastBeat = lastBeat;
+            this.version = version;
         }
     }
+
+    /** A removed address: the version of the removal, and when this registry learnt of it. */
+    record Removal(long version, long at) {}
 
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
         List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
-        published = new Published(new ServiceSnapshot(service, list, Checksums.of(list), version),
+        published = new Published(new ServiceSnapshot(service, list, Checksums.of(list)),
                 protectedInstances, protectedUntil);
     }
 
@@ -58,6 +70,16 @@ final class ServiceEntry {
     Instance instanceLocked(InstanceAddress address) {
         Slot slot = instances.get(address);
         return slot == null ? null : slot.instance;
+    }
+
+    /** This entry as replication ships it; only while the registry holds this entry's lock. */
+    ServiceCopy copyLocked() {
+        List<ServiceCopy.Entry> entries = new ArrayList<>(instances.size() + (removed == null ? 0 : removed.size()));
+        instances.values().forEach(slot -> entries.add(ServiceCopy.Entry.live(slot.instance, slot.version)));
+        if (removed != null) {
+            removed.forEach((address, r) -> entries.add(ServiceCopy.Entry.removed(address, r.version())));
+        }
+        return new ServiceCopy(service, entries);
     }
 
     Published published() {

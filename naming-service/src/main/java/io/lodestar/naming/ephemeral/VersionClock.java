@@ -4,13 +4,13 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A hybrid logical clock: the versions that order the copies of a service's ephemeral instances
- * across members ({@link ServiceSnapshot#newerThan}).
+ * A hybrid logical clock: the versions that order the changes to an ephemeral instance made on
+ * different members ({@link ServiceCopy.Entry#outranks}).
  *
  * <p>A version is the wall-clock millisecond shifted left by {@value #LOGICAL_BITS} bits plus a
  * counter. {@link #next} is greater than every version this clock gave or {@link #observe observed}
- * before, so a change made after a copy was seen always outranks that copy, whatever the members'
- * clocks say; between changes that did not see each other, the later by wall clock wins.
+ * before, so a change made after a copy was seen always outranks what that copy held, whatever the
+ * members' clocks say; between changes that did not see each other, the later by wall clock wins.
  */
 final class VersionClock {
     static final int LOGICAL_BITS = 16;

@@ -13,6 +13,7 @@ import io.lodestar.naming.model.ServiceKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -196,70 +197,84 @@ class EphemeralRegistryTest {
     }
 
     @Test
-    void snapshotAndInstallCarryAServiceWholeWithAMatchingChecksum() {
+    void copyAndMergeCarryAServiceWholeWithAMatchingChecksum() {
         register("10.0.0.1");
         register("10.0.0.2");
-        ServiceSnapshot snap = registry.snapshot(SVC).orElseThrow();
+        ServiceCopy copy = registry.copy(SVC).orElseThrow();
         EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
         changes.clear();
-        assertEquals(Outcome.CHANGED, replica.install(snap));
-        assertEquals(snap.checksum(), replica.snapshot(SVC).orElseThrow().checksum());
-        assertEquals(snap.instances(), replica.instances(SVC));
+        assertEquals(Outcome.CHANGED, replica.merge(copy));
+        assertEquals(registry.snapshot(SVC).orElseThrow().checksum(), replica.snapshot(SVC).orElseThrow().checksum());
+        assertEquals(registry.instances(SVC), replica.instances(SVC));
         assertEquals(List.of(SVC), changes);
-        assertEquals(Outcome.UNCHANGED, replica.install(snap), "the same data again changes nothing");
+        assertEquals(Outcome.UNCHANGED, replica.merge(copy), "the same copy again changes nothing");
 
         registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
-        ServiceSnapshot smaller = registry.snapshot(SVC).orElseThrow();
-        assertEquals(Outcome.CHANGED, replica.install(smaller));
-        assertEquals(List.of("10.0.0.2"), replica.instances(SVC).stream().map(Instance::ip).toList());
+        assertEquals(Outcome.CHANGED, replica.merge(registry.copy(SVC).orElseThrow()), "the removal travels with the copy");
+        assertEquals(List.of("10.0.0.2"), ips(replica));
     }
 
     @Test
-    void anOlderCopyIsNotInstalledAndAChangeAfterACopyOutranksItWhateverTheClocks() {
+    void aBadCopyLeavesTheServiceAsItWas() {
         register("10.0.0.1");
-        ServiceSnapshot older = registry.snapshot(SVC).orElseThrow();
+        ServiceCopy bad = new ServiceCopy(SVC, List.of(ServiceCopy.Entry.live(instance("10.0.0.5"), Long.MAX_VALUE),
+                ServiceCopy.Entry.live(Instance.of("10.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
+        assertThrows(IllegalArgumentException.class, () -> registry.merge(bad));
+        assertEquals(List.of("10.0.0.1"), ips(registry));
+    }
+
+    @Test
+    void aRemovalOutranksTheCopyItFollowedWhateverTheMembersClocks() {
+        register("10.0.0.1");
         register("10.0.0.2");
-        ServiceSnapshot newer = registry.snapshot(SVC).orElseThrow();
-        assertTrue(newer.newerThan(older));
-
-        // a replica whose clock is an hour behind
-        EphemeralRegistry replica = new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT,
+        ServiceCopy before = registry.copy(SVC).orElseThrow();
+        // a member whose clock is an hour behind copies the service, then removes an instance
+        EphemeralRegistry behind = new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT,
                 s -> { });
-        assertEquals(Outcome.CHANGED, replica.install(newer));
-        assertEquals(Outcome.UNCHANGED, replica.install(older), "an older copy does not undo a newer one");
-        assertEquals(2, replica.instances(SVC).size());
-        assertEquals(newer.stamp(), replica.snapshot(SVC).orElseThrow().stamp());
-
-        // a deregistration made on the replica after it saw the copy outranks that copy, though its clock is behind
-        replica.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
-        ServiceSnapshot changedThere = replica.snapshot(SVC).orElseThrow();
-        assertTrue(changedThere.newerThan(newer));
-        assertEquals(Outcome.CHANGED, registry.install(changedThere));
-        assertEquals(List.of("10.0.0.2"), registry.instances(SVC).stream().map(Instance::ip).toList());
-        assertEquals(Outcome.UNCHANGED, registry.install(newer), "nor does the copy it replaced come back");
+        behind.merge(before);
+        behind.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        assertEquals(Outcome.CHANGED, registry.merge(behind.copy(SVC).orElseThrow()));
+        assertEquals(List.of("10.0.0.2"), ips(registry));
+        assertEquals(Outcome.UNCHANGED, registry.merge(before), "the older copy does not bring the instance back");
+        assertEquals(Outcome.UNCHANGED, behind.merge(before));
+        assertEquals(List.of("10.0.0.2"), ips(behind));
     }
 
     @Test
-    void aNewerCopyOfTheSameInstancesTakesItsVersionSoTheCopiesStampsAgree() {
+    void changesMadeOnTwoMembersAtOnceAreBothKeptAndTheLaterEditOfOneInstanceWins() {
         register("10.0.0.1");
-        ServiceSnapshot first = registry.snapshot(SVC).orElseThrow();
+        register("10.0.0.2");
         EphemeralRegistry other = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, s -> { });
+        other.merge(registry.copy(SVC).orElseThrow());
+        // cut off from each other: each side registers, removes and edits on its own
+        registry.apply(SVC, new Mutation.Register(instance("10.0.0.3")));
+        registry.apply(SVC, new Mutation.Modify(at("10.0.0.2"), i -> i.withWeight(5)));
         clock.advance(Duration.ofSeconds(1));
-        other.apply(SVC, new Mutation.Register(instance("10.0.0.1")));
-        ServiceSnapshot sameLater = other.snapshot(SVC).orElseThrow();
-        assertEquals(first.checksum(), sameLater.checksum());
-        changes.clear();
-        assertEquals(Outcome.UNCHANGED, registry.install(sameLater), "nothing a reader sees changed");
-        assertEquals(List.of(), changes);
-        assertEquals(sameLater.stamp(), registry.snapshot(SVC).orElseThrow().stamp());
+        other.apply(SVC, new Mutation.Register(instance("10.0.0.4")));
+        other.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        other.apply(SVC, new Mutation.Modify(at("10.0.0.2"), i -> i.withWeight(7)));
+        // healed: merged both ways, in either order, to the same result
+        ServiceCopy mine = registry.copy(SVC).orElseThrow();
+        registry.merge(other.copy(SVC).orElseThrow());
+        other.merge(mine);
+        assertEquals(Set.of("10.0.0.2", "10.0.0.3", "10.0.0.4"), Set.copyOf(ips(registry)));
+        assertEquals(registry.snapshot(SVC).orElseThrow().checksum(), other.snapshot(SVC).orElseThrow().checksum());
+        assertEquals(7, registry.instance(SVC, at("10.0.0.2")).orElseThrow().weight(), "the later edit");
     }
 
     @Test
-    void aBadSnapshotLeavesTheServiceAsItWas() {
+    void aRemovalIsRememberedForAMinuteAndThenForgotten() {
         register("10.0.0.1");
-        ServiceSnapshot bad = new ServiceSnapshot(SVC, List.of(instance("10.0.0.5"), Instance.of("10.0.0.6", 1).withEphemeral(false)), "x", 0);
-        assertThrows(IllegalArgumentException.class, () -> registry.install(bad));
-        assertEquals(List.of("10.0.0.1"), registry.instances(SVC).stream().map(Instance::ip).toList());
+        register("10.0.0.2");
+        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        assertTrue(registry.copy(SVC).orElseThrow().entries().stream().anyMatch(e -> !e.live()));
+        clock.advance(Duration.ofSeconds(61));
+        registry.apply(SVC, new Mutation.Beat(at("10.0.0.2")));
+        assertTrue(registry.copy(SVC).orElseThrow().entries().stream().allMatch(ServiceCopy.Entry::live));
+    }
+
+    private static List<String> ips(EphemeralRegistry r) {
+        return r.instances(SVC).stream().map(Instance::ip).toList();
     }
 
     @Test
