@@ -323,9 +323,10 @@ public final class Distro implements AutoCloseable {
 
     /**
      * Compares {@code from}'s services with this node's copies: answers with the keys of those this
-     * node lacks or holds in an older copy, and sends {@code from} those it holds in a newer one (a
-     * change made here while this node thought it owned the service, e.g. while {@code from} was
-     * restarting, or made here because {@code from} could not be reached).
+     * node lacks or holds differently (to be sent and merged here), and sends {@code from} its own
+     * copy of those it holds differently, since it may hold changes {@code from} lacks (made here
+     * while this node took itself for the owner, e.g. while {@code from} was restarting, or because
+     * {@code from} could not be reached).
      *
      * <p>Drops the services {@code from} no longer has, but only if both members' views of the live
      * members make {@code from} their owner: while they disagree (one has seen a member die, the
