@@ -20,11 +20,6 @@ public record ServiceCopy(ServiceKey service, List<Entry> entries) {
         entries = List.copyOf(entries);
     }
 
-    /** The live instances, in the copy's order. */
-    public List<Instance> instances() {
-        return entries.stream().filter(Entry::live).map(Entry::instance).toList();
-    }
-
     /**
      * One address in a copy: its instance, or null if the instance was removed (a tombstone,
      * kept for {@link MutationApplier#REMOVAL_MEMORY_MS} so an older copy cannot bring it back).
