@@ -117,7 +117,8 @@ public final class Distro implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::syncSafely, options.syncDelayMs(), options.syncDelayMs(), TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(),
                 TimeUnit.MILLISECONDS);
-        timer.execute(() -> loadFromPeers(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.initialLoadTimeoutMs())));
+        // here, not on the timer: a node without peers must count as loaded (and age its instances) at once
+        loadFromPeers(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.initialLoadTimeoutMs()));
         return this;
     }
 
