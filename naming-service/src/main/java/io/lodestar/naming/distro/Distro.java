@@ -142,8 +142,7 @@ public final class Distro implements AutoCloseable {
      */
     public CompletableFuture<BeatResult> write(EphemeralWrite write) {
         boolean copyWhole = loaded;
-        List<String> peers = ring.peers();
-        String owner = copyWhole || peers.isEmpty() ? ring.owner(write.service()) : DistroRing.ownerAmong(peers, write.service());
+        String owner = copyWhole ? ring.owner(write.service()) : ownerWhileCopying(write.service());
         if (owner.equals(ring.self())) {
             return local.applyLocally(write);
         }
@@ -160,6 +159,12 @@ public final class Distro implements AutoCloseable {
             LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), error.toString());
             return local.applyLocally(write);
         }).thenCompose(f -> f);
+    }
+
+    /** The owner among the peers, whose copy is whole; this node itself only when it has no peers. */
+    private String ownerWhileCopying(ServiceKey service) {
+        List<String> peers = ring.peers();
+        return peers.isEmpty() ? ring.owner(service) : DistroRing.ownerAmong(peers, service);
     }
 
     private CompletableFuture<byte[]> onWrite(byte[] body) {
