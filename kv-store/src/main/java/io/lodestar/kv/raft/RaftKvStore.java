@@ -174,6 +174,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
 
         boundRaftLogMemtables();
+        SuspendSignalGuard.install();
         RaftOptions raftOptions = new RaftOptions();
         raftOptions.setSync(true);
         raftOptions.setSyncMeta(true);
