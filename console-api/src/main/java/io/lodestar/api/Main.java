@@ -12,7 +12,7 @@ public final class Main {
         // sofa-common-tools (under bolt) cannot drive logback 1.5 and prints a stack trace trying;
         // told not to, it logs through slf4j, i.e. our logback.
         System.setProperty("logback.middleware.log.disable", "true");
-        if (args.length > 0 && args[0].equals("server") && !List.of(args).contains("--help")) {
+        if (args.length > 0 && List.of("server", "self-test").contains(args[0]) && !List.of(args).contains("--help")) {
             StartupWarmup.startInBackground(); // here, so that it overlaps the parsing too
         }
         System.exit(LodestarCommand.commandLine().execute(args));

@@ -31,7 +31,12 @@ class CliIT {
     static Run run(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx128m", "-jar", ServerProcess.JAR.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        return run(new ProcessBuilder(cmd));
+    }
+
+    static Run run(ProcessBuilder builder) throws Exception {
+        List<String> cmd = builder.command();
+        Process p = builder.redirectErrorStream(true).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("did not exit: " + cmd);
@@ -109,6 +114,50 @@ class CliIT {
                 String.valueOf(Servers.freePort()), "--dns-port", "-1", "--data-dir", dir.resolve("second").toString());
         assertEquals(1, r.exit, r.output);
         assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
+    }
+
+    @Test
+    void selfTestRunsAThrowawayNodeThroughTheCommonRequestsAndLeavesNothingBehind() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Run r = run(new ProcessBuilder(ServerProcess.javaBin(), "-Xmx256m", "-Djava.io.tmpdir=" + tmp, "-jar",
+                ServerProcess.JAR.toString(), "self-test"));
+        assertEquals(0, r.exit, r.output);
+        for (String check : List.of("node ready", "publish a config: ok", "read it back: ok", "register an instance: ok",
+                "beat it: ok", "list it: ok", "delete the config: ok", "self-test passed")) {
+            assertTrue(r.output.contains(check), check + " in\n" + r.output);
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            List<Path> dirs = left.filter(f -> f.getFileName().toString().startsWith("lodestar-self-test")).toList();
+            assertTrue(dirs.isEmpty(), "the throwaway node's data dir is deleted: " + dirs);
+        }
+    }
+
+    /**
+     * bin/lodestar records the classes a server loads into an archive next to the jar once per
+     * build (from a self-test run), and later starts load them from it.
+     */
+    @Test
+    void theLauncherRecordsAClassArchiveOnceAndLaterStartsLoadFromIt() throws Exception {
+        Path launcher = Path.of("../bin/lodestar").toAbsolutePath().normalize();
+        Path archive = ServerProcess.JAR.toAbsolutePath().normalize().resolveSibling("lodestar.jsa");
+        Files.deleteIfExists(archive);
+
+        ProcessBuilder first = new ProcessBuilder(launcher.toString(), "--version");
+        first.environment().put("LODESTAR_JAVA_OPTS", "-Xmx128m");
+        Run recorded = run(first);
+        assertEquals(0, recorded.exit, recorded.output);
+        assertTrue(recorded.output.contains("recording the classes"), recorded.output);
+        assertTrue(Files.isRegularFile(archive), "no " + archive + " after:\n" + recorded.output);
+
+        Path loaded = dir.resolve("classes.txt");
+        ProcessBuilder second = new ProcessBuilder(launcher.toString(), "--version");
+        second.environment().put("LODESTAR_JAVA_OPTS", "-Xmx128m -Xlog:class+load=info:file=" + loaded);
+        Run started = run(second);
+        assertEquals(0, started.exit, started.output);
+        assertTrue(!started.output.contains("recording the classes"), "recorded again:\n" + started.output);
+        String classes = Files.readString(loaded);
+        assertTrue(classes.contains("io.lodestar.api.Main source: shared objects file (top)"),
+                "Main not loaded from the archive:\n" + classes.lines().filter(l -> l.contains("io.lodestar")).limit(5).toList());
     }
 
     static String read(Path file) throws IOException {

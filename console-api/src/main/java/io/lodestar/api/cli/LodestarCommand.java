@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Lodestar: a config center and service registry speaking the Nacos Open API.",
-        subcommands = {ServerCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServerCommand.class, ClusterCommand.class, SelfTestCommand.class, CommandLine.HelpCommand.class})
 public final class LodestarCommand implements Runnable {
     @Spec
     CommandSpec spec;
