@@ -44,6 +44,8 @@ if ! has_option --data-dir "$@"; then
     set -- --data-dir /var/lib/lodestar "$@"
 fi
 
-# JAVA_OPTS is split on spaces on purpose: it holds several JVM flags.
+# The image's class archive (see the Dockerfile; a missing one is ignored), JVM warnings on stderr.
+# JAVA_OPTS comes after, so its flags win; it is split on spaces on purpose: it holds several flags.
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:-} -jar /opt/lodestar/lodestar.jar server "$@"
+exec java -XX:SharedArchiveFile=/opt/lodestar/lodestar.jsa -Xlog:disable -Xlog:all=warning:stderr ${JAVA_OPTS:-} \
+    -jar /opt/lodestar/lodestar.jar server "$@"

@@ -211,7 +211,7 @@ class ContainerClusterIT {
 
     @Test
     @Order(1)
-    void eachContainerRunsUnderItsMemoryLimitAndTheMembersNameEachOtherByAlias() throws Exception {
+    void eachContainerRunsUnderItsMemoryLimitFromTheImagesClassArchiveAndTheMembersNameEachOtherByAlias() throws Exception {
         DockerClient docker = DockerClientFactory.instance().client();
         for (GenericContainer<?> node : NODES) {
             InspectContainerResponse info = docker.inspectContainerCmd(node.getContainerId()).exec();
@@ -221,6 +221,12 @@ class ContainerClusterIT {
             Set<String> members = new java.util.TreeSet<>();
             view.get("members").forEach(m -> members.add(m.get("address").asText() + " " + m.get("httpAddress").asText()));
             assertEquals(Set.of("node0:7848 node0:8848", "node1:7848 node1:8848", "node2:7848 node2:8848"), members);
+            // the server (PID 1: the entrypoint execs java) mapped the image's archive of its classes;
+            // the image has no grep, so the shell reads its memory map itself
+            var mapped = node.execInContainer("/bin/sh", "-c",
+                    "while read -r line; do case \"$line\" in *lodestar.jsa*) exit 0 ;; esac; done < /proc/1/maps; exit 1");
+            assertEquals(0, mapped.getExitCode(), alias(node) + " did not map /opt/lodestar/lodestar.jsa: "
+                    + mapped.getStdout() + mapped.getStderr());
         }
     }
 

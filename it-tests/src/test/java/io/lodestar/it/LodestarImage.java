@@ -34,9 +34,10 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  *   <li>With {@code -Dlodestar.it.baseImage=IMAGE} (e.g. {@code eclipse-temurin:17-jre} where a
  *   registry is reachable and the image is present) that image is the base.
  *   <li>Otherwise the base is made on this machine: a {@code jlink} runtime of the running JDK with
- *   the modules the server needs, plus the shared libraries that runtime and RocksDB's JNI
+ *   the modules the server needs and the JDK's class-data-sharing archive (the Dockerfile extends
+ *   it with the server's classes), plus the shared libraries that runtime and RocksDB's JNI
  *   library link against (as {@code ldd} lists them), {@code /bin/sh}, {@code mkdir} and
- *   {@code chown} (the Dockerfile's one {@code RUN} needs them), packed as a root filesystem and
+ *   {@code chown} (the Dockerfile's first {@code RUN} needs them), packed as a root filesystem and
  *   made an image as {@code docker import} would ({@code FROM scratch}, {@code ADD rootfs.tar /},
  *   {@code PATH} and {@code JAVA_HOME} as in the Temurin images). Linux hosts with glibc only.
  * </ul>
@@ -52,7 +53,7 @@ final class LodestarImage {
     static final List<String> MODULES = List.of("java.base", "java.logging", "java.management", "java.naming",
             "java.net.http", "java.sql", "java.xml", "jdk.crypto.ec", "jdk.management", "jdk.unsupported");
     /** Bump when the base's recipe changes, so an old base is not reused. */
-    private static final String BASE_RECIPE = "3";
+    private static final String BASE_RECIPE = "4";
     private static final String JDK_DIR = "opt/java/openjdk";
 
     private LodestarImage() {}
@@ -154,7 +155,9 @@ final class LodestarImage {
                 .orElseThrow(() -> new IllegalStateException("no jlink in " + System.getProperty("java.home")
                         + ": run the tests on a JDK, or pass -Dlodestar.it.baseImage=<a Java 17 image>"));
         int rc = jlink.run(System.out, System.err, "--add-modules", String.join(",", MODULES), "--strip-debug",
-                "--no-man-pages", "--no-header-files", "--compress=2", "--output", runtime.toString());
+                "--no-man-pages", "--no-header-files", "--compress=2",
+                // the JDK's own class archive, which the image's archive of the server's classes extends
+                "--generate-cds-archive", "--output", runtime.toString());
         if (rc != 0) {
             throw new IllegalStateException("jlink failed with " + rc);
         }
