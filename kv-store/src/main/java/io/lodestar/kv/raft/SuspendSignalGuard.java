@@ -7,10 +7,10 @@ import sun.misc.SignalHandler;
 
 /**
  * Keeps SIGUSR2 with the JVM. When JRaft's {@code NodeImpl} class initialises, it installs a Java
- * handler on SIGUSR2 that writes {@code node_describe.log.*} and {@code node_metrics.log.*} into
- * the process's working directory. HotSpot on Linux suspends threads with that same signal (JFR's
+ * handler on SIGUSR2 that writes {@code node_describe.log.*}, {@code node_metrics.log.*} and
+ * {@code thread_pool_metrics.log.*} into the process's working directory. HotSpot on Linux suspends threads with that same signal (JFR's
  * execution sampler does, several times a second), so with JRaft's handler in place a profile of
- * the server has no execution samples and every sampling attempt starts a thread that drops two
+ * the server has no execution samples and every sampling attempt starts a thread that drops those
  * files wherever the server was started. This loads {@code NodeImpl} once, early, and puts the
  * JVM's own handler back.
  */
