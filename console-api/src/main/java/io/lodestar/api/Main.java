@@ -15,6 +15,16 @@ public final class Main {
         if (args.length > 0 && List.of("server", "self-test").contains(args[0]) && !List.of(args).contains("--help")) {
             StartupWarmup.startInBackground(); // here, so that it overlaps the parsing too
         }
-        System.exit(LodestarCommand.commandLine().execute(args));
+        int code;
+        try {
+            code = LodestarCommand.commandLine().execute(args);
+        } catch (Throwable t) {
+            // An Error escapes picocli (a class that no longer loads because the jar was replaced
+            // under a running server, say). Without an exit here the JVM would outlive main: bolt's
+            // non-daemon threads keep it up, without HTTP, until someone kills it.
+            t.printStackTrace();
+            code = 1;
+        }
+        System.exit(code);
     }
 }
