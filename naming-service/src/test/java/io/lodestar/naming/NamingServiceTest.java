@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.kv.KvStore;
 import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.model.BeatInfo;
@@ -507,6 +508,55 @@ class NamingServiceTest {
         assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)));
         assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
         assertFalse(await(naming.setPersistentHealth(svc, null, "10.0.0.9", 80, false)), "unknown instance");
+    }
+
+    @Test
+    void reRegisteringAnUnchangedPersistentInstanceWritesNothingAndAChangedOneIsWritten() throws Exception {
+        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(2)));
+        long before = store.revision();
+        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(2)));
+        assertEquals(before, store.revision(), "same instance: nothing proposed, no change event");
+
+        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(3)));
+        assertTrue(store.revision() > before, "a changed weight is written");
+        assertEquals(3, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight());
+
+        // the probe found it dead: a re-registration claiming it healthy keeps that, so it is unchanged too
+        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)));
+        long unhealthy = store.revision();
+        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(3)));
+        assertEquals(unhealthy, store.revision());
+        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
+    }
+
+    @Test
+    void anUnchangedReRegistrationIsConfirmedWithTheLeaderAndWrittenIfTheInstanceMovedMeanwhile() throws Exception {
+        // This replica's copy matches the re-registration, but before its ReadIndex returns the
+        // leader has committed an edit made through another node (here: another facade on the store).
+        NamingService otherNode = new NamingService(store, NamingOptions.DEFAULT, clock, false);
+        AtomicInteger catchUps = new AtomicInteger();
+        KvStore replica = (KvStore) java.lang.reflect.Proxy.newProxyInstance(KvStore.class.getClassLoader(),
+                new Class<?>[] {KvStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("linearizable") && catchUps.incrementAndGet() == 1) {
+                        await(otherNode.register(svc, persistent("10.0.0.1", 80).withWeight(5)));
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        naming.close();
+        naming = new NamingService(replica, NamingOptions.DEFAULT, clock, false);
+        try {
+            await(naming.register(svc, persistent("10.0.0.1", 80)));
+            await(naming.register(svc, persistent("10.0.0.1", 80)));
+            assertEquals(1, catchUps.get(), "an answer without a write first waits for the leader");
+            assertEquals(1, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight(),
+                    "the edit committed meanwhile is replaced, as any registration replaces it");
+        } finally {
+            otherNode.close();
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.ServiceSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -83,18 +84,19 @@ public final class PersistentInstances {
      * of the service makes it start over (and define the service again). {@code precheck} runs
      * before every attempt and may throw to refuse (e.g. a service holding ephemeral instances);
      * its exception fails the future and nothing is written. An instance already at the address is
-     * replaced by {@code replacing.apply(old, instance)}.
+     * replaced by {@code replacing.apply(old, instance)}; if that is what is stored already, nothing
+     * is written (once the replica is confirmed current).
      */
     public CompletableFuture<Void> put(ServiceKey service, Instance instance, Runnable precheck,
                                        BinaryOperator<Instance> replacing) {
         if (instance.ephemeral() || instance.instanceId() == null) {
             throw new IllegalArgumentException("only persistent instances with an id are stored");
         }
-        return putAttempt(service, instance, precheck, replacing, 1);
+        return putAttempt(service, instance, precheck, replacing, 1, true);
     }
 
     private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
-                                               BinaryOperator<Instance> replacing, int attempt) {
+                                               BinaryOperator<Instance> replacing, int attempt, boolean mayBeUnchanged) {
         try {
             precheck.run();
         } catch (RuntimeException e) {
@@ -116,11 +118,36 @@ public final class PersistentInstances {
         compares.add(Compare.modRevision(KEYSPACE, instanceKey, old == null ? 0 : old.modRevision()));
         Instance stored = old == null ? instance
                 : replacing.apply(InstanceCodec.decode(instance.address(), old.value()), instance);
-        ops.add(Op.put(KEYSPACE, instanceKey, InstanceCodec.encode(stored)));
+        byte[] encoded = InstanceCodec.encode(stored);
+        if (mayBeUnchanged && definition != null && old != null && Arrays.equals(encoded, old.value())) {
+            return unchangedOnceCurrent(service, instance, precheck, replacing, attempt, definition, old);
+        }
+        ops.add(Op.put(KEYSPACE, instanceKey, encoded));
         return store.write(Command.of(compares, ops)).thenCompose(r -> r.succeeded()
                 ? CompletableFuture.<Void>completedFuture(null)
                 : Retry.again(attempt, "service " + service,
-                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1)));
+                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1, true)));
+    }
+
+    /**
+     * A registration that would store what is stored already writes nothing: no log entry, no new
+     * revision, no change event, so no push to the service's subscribers (a client re-registering
+     * on restart, or a script run twice). The replica may lag, though (a deregistration another node
+     * acknowledged not yet applied here), so this first catches up with the leader (ReadIndex) and
+     * answers without a write only if neither the instance nor the service moved meanwhile;
+     * otherwise it writes as any registration does.
+     */
+    private CompletableFuture<Void> unchangedOnceCurrent(ServiceKey service, Instance instance, Runnable precheck,
+                                                         BinaryOperator<Instance> replacing, int attempt,
+                                                         KvEntry definition, KvEntry old) {
+        return store.linearizable().thenCompose(current -> {
+            KvEntry definitionNow = store.get(NamingKeyspaces.SERVICE, StoreKeys.service(service));
+            KvEntry now = store.get(KEYSPACE, StoreKeys.instance(service, instance.address()));
+            boolean unmoved = definitionNow != null && definitionNow.modRevision() == definition.modRevision()
+                    && now != null && now.modRevision() == old.modRevision();
+            return unmoved ? CompletableFuture.<Void>completedFuture(null)
+                    : putAttempt(service, instance, precheck, replacing, attempt, false);
+        });
     }
 
     /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
