@@ -84,6 +84,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final Map<String, PeerMessageHandler> peerHandlers = new ConcurrentHashMap<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
     private final Deadlines deadlines;
+    private final Deadlines readDeadlines;
     private RaftGroupService service;
     private volatile NodeImpl node;
     private volatile ReadinessTracker readiness;
@@ -111,7 +112,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.validator = new CommandValidator(config.keyspaces(), config.maxValueBytes());
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
         this.scheduler.setRemoveOnCancelPolicy(true);
-        this.deadlines = new Deadlines(config.requestTimeoutMs());
+        this.deadlines = new Deadlines(config.requestTimeoutMs(),
+                () -> new WriteOutcomeUnknownException("not committed within " + config.requestTimeoutMs() + " ms"));
+        this.readDeadlines = new Deadlines(config.requestTimeoutMs(),
+                () -> new NoLeaderException("linearizable read not confirmed by a leader within "
+                        + config.requestTimeoutMs() + " ms"));
         this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
         this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
         this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
@@ -235,7 +240,10 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
         scheduler.scheduleWithFixedDelay(this::tick, 0, 200, TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(deadlines::expire, 50, 50, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> {
+            deadlines.expire();
+            readDeadlines.expire();
+        }, 50, 50, TimeUnit.MILLISECONDS);
         LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
     }
 
@@ -438,7 +446,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             return future;
         }
         try {
-            node.readIndex(new byte[0], new ReadIndexClosure(config.requestTimeoutMs()) {
+            // no JRaft timer (-1): readDeadlines bounds the wait (see Deadlines for why)
+            readDeadlines.add(future);
+            node.readIndex(new byte[0], new ReadIndexClosure(-1) {
                 @Override
                 public void run(Status status, long index, byte[] reqCtx) {
                     if (status.isOk()) {
