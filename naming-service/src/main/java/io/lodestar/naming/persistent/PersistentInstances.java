@@ -92,11 +92,11 @@ public final class PersistentInstances {
         if (instance.ephemeral() || instance.instanceId() == null) {
             throw new IllegalArgumentException("only persistent instances with an id are stored");
         }
-        return putAttempt(service, instance, precheck, replacing, 1, true);
+        return putAttempt(service, instance, precheck, replacing, 1, false);
     }
 
     private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
-                                               BinaryOperator<Instance> replacing, int attempt, boolean mayBeUnchanged) {
+                                               BinaryOperator<Instance> replacing, int attempt, boolean replicaConfirmed) {
         try {
             precheck.run();
         } catch (RuntimeException e) {
@@ -119,35 +119,20 @@ public final class PersistentInstances {
         Instance stored = old == null ? instance
                 : replacing.apply(InstanceCodec.decode(instance.address(), old.value()), instance);
         byte[] encoded = InstanceCodec.encode(stored);
-        if (mayBeUnchanged && definition != null && old != null && Arrays.equals(encoded, old.value())) {
-            return unchangedOnceCurrent(service, instance, precheck, replacing, attempt, definition, old);
+        if (definition != null && old != null && Arrays.equals(encoded, old.value())) {
+            // What is stored already: write nothing (no log entry, revision, change event or push to
+            // subscribers), as for a client re-registering on restart. This replica may lag (a
+            // deregistration another node acknowledged not applied here yet), so that answer is given
+            // only on a copy confirmed current by a ReadIndex; otherwise it is decided again on one.
+            return replicaConfirmed ? CompletableFuture.completedFuture(null)
+                    : store.linearizable().thenCompose(current -> putAttempt(service, instance, precheck, replacing,
+                            attempt, true));
         }
         ops.add(Op.put(KEYSPACE, instanceKey, encoded));
         return store.write(Command.of(compares, ops)).thenCompose(r -> r.succeeded()
                 ? CompletableFuture.<Void>completedFuture(null)
                 : Retry.again(attempt, "service " + service,
-                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1, true)));
-    }
-
-    /**
-     * A registration that would store what is stored already writes nothing: no log entry, no new
-     * revision, no change event, so no push to the service's subscribers (a client re-registering
-     * on restart, or a script run twice). The replica may lag, though (a deregistration another node
-     * acknowledged not yet applied here), so this first catches up with the leader (ReadIndex) and
-     * answers without a write only if neither the instance nor the service moved meanwhile;
-     * otherwise it writes as any registration does.
-     */
-    private CompletableFuture<Void> unchangedOnceCurrent(ServiceKey service, Instance instance, Runnable precheck,
-                                                         BinaryOperator<Instance> replacing, int attempt,
-                                                         KvEntry definition, KvEntry old) {
-        return store.linearizable().thenCompose(current -> {
-            KvEntry definitionNow = store.get(NamingKeyspaces.SERVICE, StoreKeys.service(service));
-            KvEntry now = store.get(KEYSPACE, StoreKeys.instance(service, instance.address()));
-            boolean unmoved = definitionNow != null && definitionNow.modRevision() == definition.modRevision()
-                    && now != null && now.modRevision() == old.modRevision();
-            return unmoved ? CompletableFuture.<Void>completedFuture(null)
-                    : putAttempt(service, instance, precheck, replacing, attempt, false);
-        });
+                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1, false)));
     }
 
     /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
