@@ -3,7 +3,6 @@ package io.lodestar.naming.ephemeral;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
-import io.lodestar.naming.query.Checksums;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,7 +61,7 @@ final class ServiceEntry {
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
         List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
-        published = new Published(new ServiceSnapshot(service, list, Checksums.of(list)),
+        published = new Published(new ServiceSnapshot(service, list),
                 protectedInstances, protectedUntil);
     }
 

@@ -1,7 +1,6 @@
 package io.lodestar.naming.model;
 
 import io.lodestar.kv.InvalidRequestException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -95,7 +94,7 @@ public final class NamingValidation {
         boolean ok;
         if (ip.indexOf(':') >= 0) {
             ok = isIpv6(ip);
-        } else if (ip.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'))) {
+        } else if (onlyDigitsAndDots(ip)) {
             ok = isIpv4(ip);
         } else {
             ok = isHostName(ip);
@@ -117,7 +116,7 @@ public final class NamingValidation {
             if (e.getKey() == null || e.getValue() == null) {
                 throw new InvalidRequestException(field, "keys and values must not be null");
             }
-            bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+            bytes += utf8Length(e.getKey()) + utf8Length(e.getValue());
         }
         if (bytes > MAX_METADATA_BYTES) {
             throw new InvalidRequestException(field, bytes + " bytes of keys and values exceed the limit of "
@@ -146,17 +145,58 @@ public final class NamingValidation {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 
+    // The checks below run several times on every registration and beat: plain loops, no garbage.
+
     static boolean isIpv4(String s) {
-        String[] parts = s.split("\\.", -1);
-        if (parts.length != 4) {
-            return false;
+        int parts = 0;
+        int value = 0;
+        int digits = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            char c = i < s.length() ? s.charAt(i) : '.';
+            if (c == '.') {
+                if (digits == 0 || value > 255) {
+                    return false;
+                }
+                parts++;
+                value = 0;
+                digits = 0;
+            } else if (c >= '0' && c <= '9' && digits < 3) {
+                value = value * 10 + (c - '0');
+                digits++;
+            } else {
+                return false;
+            }
         }
-        for (String p : parts) {
-            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(p) > 255) {
+        return parts == 4;
+    }
+
+    private static boolean onlyDigitsAndDots(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** The length of {@code s} in UTF-8 as {@code getBytes(UTF_8)} encodes it (an unpaired surrogate as one '?'). */
+    static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += Character.isSurrogate(c) ? 1 : 3;
+            }
+        }
+        return n;
     }
 
     /** Textual IPv6 (RFC 4291 section 2.2), with an optional trailing dotted IPv4 and zone id. */

@@ -8,6 +8,7 @@ import io.lodestar.kv.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,6 +39,13 @@ class NamingValidationTest {
                 bad("missing ip", "ip", () -> new InstanceAddress("C", null, 80)),
                 bad("ipv4 octet over 255", "ip", () -> new InstanceAddress("C", "10.0.0.256", 80)),
                 bad("three-part dotted number", "ip", () -> new InstanceAddress("C", "10.0.1", 80)),
+                bad("five-part dotted number", "ip", () -> new InstanceAddress("C", "10.0.0.1.2", 80)),
+                bad("empty ipv4 part", "ip", () -> new InstanceAddress("C", "10..0.1", 80)),
+                bad("trailing dot after ipv4", "ip", () -> new InstanceAddress("C", "10.0.0.1.", 80)),
+                bad("leading dot before ipv4", "ip", () -> new InstanceAddress("C", ".10.0.0.1", 80)),
+                bad("four-digit ipv4 part", "ip", () -> new InstanceAddress("C", "10.0.0.0001", 80)),
+                bad("metadata over the limit in UTF-8 bytes", "metadata", () -> Instance.of("1.2.3.4", 80)
+                        .withMetadata(Map.of("kk", "\u20ac".repeat(NamingValidation.MAX_METADATA_BYTES / 3)))),
                 bad("ipv6 with two gaps", "ip", () -> new InstanceAddress("C", "1::2::3", 80)),
                 bad("ipv6 group of five digits", "ip", () -> new InstanceAddress("C", "12345::1", 80)),
                 bad("bracketed ipv6", "ip", () -> new InstanceAddress("C", "[::1]", 80)),
@@ -84,10 +92,21 @@ class NamingValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"10.0.0.1", "0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334",
+    @ValueSource(strings = {"10.0.0.1", "010.0.0.01", "0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334",
             "1:2:3:4:5:6:7:8", "::ffff:192.168.1.1", "localhost", "svc.ns.svc.cluster.local", "my_container-1", "host."})
     void goodAddressesAreAccepted(String ip) {
         assertDoesNotThrow(() -> new InstanceAddress("C", ip, 8080));
+    }
+
+    @Test
+    void metadataUpToTheLimitInUtf8BytesIsAccepted() {
+        // 1 + 3 x 21,845 = 65,536 bytes: the euro sign is 3 bytes, a character pair outside the BMP 4
+        assertDoesNotThrow(() -> Instance.of("1.2.3.4", 80)
+                .withMetadata(Map.of("k", "\u20ac".repeat(NamingValidation.MAX_METADATA_BYTES / 3))));
+        assertDoesNotThrow(() -> Instance.of("1.2.3.4", 80)
+                .withMetadata(Map.of("k", "\ud83d\ude00".repeat(NamingValidation.MAX_METADATA_BYTES / 4 - 1))));
+        assertThrows(InvalidRequestException.class, () -> Instance.of("1.2.3.4", 80)
+                .withMetadata(Map.of("kkkkk", "\ud83d\ude00".repeat(NamingValidation.MAX_METADATA_BYTES / 4 - 1))));
     }
 
     @ParameterizedTest
