@@ -48,7 +48,6 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -69,7 +68,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -363,23 +361,57 @@ public final class ConfigListenBench {
         }
     }
 
-    /** A WebSocket client (java.net.http) that queues every complete text message with its arrival time. */
-    static final class PushClient implements WebSocket.Listener {
+    /**
+     * A minimal WebSocket client (RFC 6455 over a blocking socket) that queues every complete text
+     * message with its arrival time, stamped by the reading thread as the frame's last byte is read.
+     * Not the JDK's java.net.http.WebSocket: that one hands each message across its selector and
+     * executor threads, which on this project's 2-core machines cost more than the server's whole
+     * notify path (measured side by side in the README's benchmark section).
+     */
+    static final class PushClient {
+        private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
         private final BlockingQueue<PushMessage> queue = new LinkedBlockingQueue<>();
-        private final StringBuilder partial = new StringBuilder();
-        private WebSocket socket;
+        private final java.net.Socket socket;
+        private final java.io.InputStream in;
+        private final java.io.OutputStream out;
+        private final java.util.Random random = new java.util.Random();
+
+        private PushClient(java.net.Socket socket, java.io.InputStream in) throws IOException {
+            this.socket = socket;
+            this.in = in;
+            this.out = socket.getOutputStream();
+        }
 
         static PushClient connect(URI uri) throws Exception {
-            PushClient c = new PushClient();
-            c.socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .buildAsync(uri, c)
-                    .get(10, TimeUnit.SECONDS);
+            java.net.Socket socket = new java.net.Socket();
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 5_000);
+            socket.setTcpNoDelay(true);
+            byte[] nonce = new byte[16];
+            new java.security.SecureRandom().nextBytes(nonce);
+            String key = java.util.Base64.getEncoder().encodeToString(nonce);
+            String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                    + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
+                    + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            socket.setSoTimeout(10_000);
+            RawHttp.Head head = RawHttp.readHead(in);
+            String accept = java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
+                    .digest((key + GUID).getBytes(StandardCharsets.US_ASCII)));
+            if (head.status() != 101 || !accept.equals(head.headers().get("sec-websocket-accept"))) {
+                socket.close();
+                throw new IOException("WebSocket handshake refused: HTTP " + head.status() + " " + head.headers());
+            }
+            socket.setSoTimeout(0);
+            PushClient c = new PushClient(socket, in);
+            Thread reader = new Thread(c::readLoop, "push-reader");
+            reader.setDaemon(true);
+            reader.start();
             return c;
         }
 
-        void send(String text) throws Exception {
-            socket.sendText(text, true).get(5, TimeUnit.SECONDS);
+        void send(String text) throws IOException {
+            sendFrame(0x1, text.getBytes(StandardCharsets.UTF_8));
         }
 
         PushMessage poll() {
@@ -395,34 +427,215 @@ public final class ConfigListenBench {
         }
 
         void close() {
-            if (socket != null) {
-                socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done");
-                socket.abort();
+            try {
+                sendFrame(0x8, new byte[] {0x03, (byte) 0xe8}); // 1000, normal closure
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // nothing left to do
             }
         }
 
-        @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            long now = System.nanoTime();
-            partial.append(data);
-            if (last) {
-                queue.add(new PushMessage(now, partial.toString()));
-                partial.setLength(0);
+        /** A client frame: always masked (RFC 6455 section 5.3), never fragmented. */
+        private synchronized void sendFrame(int opcode, byte[] payload) throws IOException {
+            java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream(payload.length + 14);
+            frame.write(0x80 | opcode);
+            if (payload.length < 126) {
+                frame.write(0x80 | payload.length);
+            } else if (payload.length <= 0xffff) {
+                frame.write(0x80 | 126);
+                frame.write(payload.length >>> 8);
+                frame.write(payload.length);
+            } else {
+                frame.write(0x80 | 127);
+                for (int shift = 56; shift >= 0; shift -= 8) {
+                    frame.write((int) ((long) payload.length >>> shift));
+                }
             }
-            ws.request(1);
-            return null;
+            byte[] mask = new byte[4];
+            random.nextBytes(mask);
+            frame.write(mask, 0, 4);
+            for (int i = 0; i < payload.length; i++) {
+                frame.write(payload[i] ^ mask[i & 3]);
+            }
+            out.write(frame.toByteArray());
+            out.flush();
         }
 
-        @Override
-        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
-            queue.add(new PushMessage(System.nanoTime(), "{\"type\":\"closed\",\"code\":" + statusCode
-                    + ",\"reason\":\"" + reason + "\"}"));
-            return null;
+        private void readLoop() {
+            java.io.ByteArrayOutputStream message = new java.io.ByteArrayOutputStream();
+            try {
+                while (true) {
+                    int b0 = readByte();
+                    int b1 = readByte();
+                    long length = b1 & 0x7f;
+                    if (length == 126) {
+                        length = (readByte() << 8) | readByte();
+                    } else if (length == 127) {
+                        length = 0;
+                        for (int i = 0; i < 8; i++) {
+                            length = (length << 8) | readByte();
+                        }
+                    }
+                    if ((b1 & 0x80) != 0 || length > (16 << 20)) {
+                        throw new IOException("server frame masked or over 16 MiB");
+                    }
+                    byte[] payload = in.readNBytes((int) length);
+                    if (payload.length != length) {
+                        throw new java.io.EOFException("connection closed inside a frame");
+                    }
+                    long now = System.nanoTime();
+                    int opcode = b0 & 0x0f;
+                    if (opcode == 0x9) {
+                        sendFrame(0xA, payload);
+                    } else if (opcode == 0x8) {
+                        int code = payload.length >= 2 ? ((payload[0] & 0xff) << 8) | (payload[1] & 0xff) : 1005;
+                        String reason = new String(payload, Math.min(2, payload.length), Math.max(0, payload.length - 2),
+                                StandardCharsets.UTF_8);
+                        queue.add(new PushMessage(now, "{\"type\":\"closed\",\"code\":" + code + ",\"reason\":\"" + reason + "\"}"));
+                        return;
+                    } else if (opcode == 0x1 || opcode == 0x0) {
+                        message.write(payload, 0, payload.length);
+                        if ((b0 & 0x80) != 0) {
+                            queue.add(new PushMessage(now, message.toString(StandardCharsets.UTF_8)));
+                            message.reset();
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                queue.add(new PushMessage(System.nanoTime(), "{\"type\":\"closed\",\"reason\":\"" + describe(e) + "\"}"));
+            }
         }
 
-        @Override
-        public void onError(WebSocket ws, Throwable error) {
-            queue.add(new PushMessage(System.nanoTime(), "{\"type\":\"closed\",\"reason\":\"" + describe(error) + "\"}"));
+        private int readByte() throws IOException {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException("connection closed");
+            }
+            return b;
+        }
+    }
+
+    /**
+     * HTTP/1.1 over one kept-alive blocking socket, for the publishes the latency scenarios time: a
+     * request is written and its answer read on the calling thread, with no client threads between
+     * (java.net.http's HttpClient added about 1.5 ms to a publish's median here).
+     */
+    static final class RawHttp {
+        record Head(int status, Map<String, String> headers) {}
+
+        private final String host;
+        private final int port;
+        private java.net.Socket socket;
+        private java.io.InputStream in;
+
+        RawHttp(String addr) {
+            int colon = addr.lastIndexOf(':');
+            this.host = addr.substring(0, colon);
+            this.port = Integer.parseInt(addr.substring(colon + 1));
+        }
+
+        /** POSTs a form; opens (again) the connection when there is none or the server closed it. */
+        synchronized Response postForm(String path, String form) throws IOException {
+            byte[] body = form.getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
+                    + "\r\nContent-Type: application/x-www-form-urlencoded;charset=UTF-8\r\nContent-Length: "
+                    + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            for (int attempt = 0; ; attempt++) {
+                boolean reused = socket != null;
+                try {
+                    if (socket == null) {
+                        socket = new java.net.Socket();
+                        socket.connect(new InetSocketAddress(host, port), 5_000);
+                        socket.setTcpNoDelay(true);
+                        socket.setSoTimeout(10_000);
+                        in = new java.io.BufferedInputStream(socket.getInputStream());
+                    }
+                    java.io.OutputStream out = socket.getOutputStream();
+                    out.write(head);
+                    out.write(body);
+                    out.flush();
+                    Head h = readHead(in);
+                    byte[] content = readBody(in, h.headers());
+                    if ("close".equalsIgnoreCase(h.headers().get("connection"))) {
+                        closeQuietly();
+                    }
+                    return new Response(h.status(), new String(content, StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    closeQuietly();
+                    if (!reused || attempt > 0) { // a kept-alive connection the server dropped is retried once
+                        throw e;
+                    }
+                }
+            }
+        }
+
+        private void closeQuietly() {
+            try {
+                if (socket != null) {
+                    socket.close();
+                }
+            } catch (IOException ignored) {
+                // dropping it either way
+            }
+            socket = null;
+        }
+
+        static Head readHead(java.io.InputStream in) throws IOException {
+            String status = readLine(in);
+            String[] parts = status.split(" ", 3);
+            if (parts.length < 2 || !parts[0].startsWith("HTTP/")) {
+                throw new IOException("not an HTTP answer: " + abbreviate(status));
+            }
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+                }
+            }
+            return new Head(Integer.parseInt(parts[1]), headers);
+        }
+
+        private static byte[] readBody(java.io.InputStream in, Map<String, String> headers) throws IOException {
+            if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+                for (int size = Integer.parseInt(readLine(in).split(";")[0].trim(), 16); size > 0;
+                        size = Integer.parseInt(readLine(in).split(";")[0].trim(), 16)) {
+                    body.write(readExactly(in, size));
+                    readLine(in);
+                }
+                while (!readLine(in).isEmpty()) {
+                    // trailers
+                }
+                return body.toByteArray();
+            }
+            String length = headers.get("content-length");
+            return length == null ? new byte[0] : readExactly(in, Integer.parseInt(length));
+        }
+
+        private static byte[] readExactly(java.io.InputStream in, int n) throws IOException {
+            byte[] b = in.readNBytes(n);
+            if (b.length != n) {
+                throw new java.io.EOFException("connection closed inside an answer");
+            }
+            return b;
+        }
+
+        private static String readLine(java.io.InputStream in) throws IOException {
+            StringBuilder line = new StringBuilder();
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException("connection closed");
+                }
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
         }
     }
 
@@ -1047,18 +1260,16 @@ public final class ConfigListenBench {
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
         private final String base;
+        private final RawHttp publisher;
 
         Http(String addr) {
             this.base = "http://" + addr;
+            this.publisher = new RawHttp(addr);
         }
 
         /** Publishes a config; null on "200 true", else a description of the failure. */
-        String publish(String dataId, String content) throws IOException, InterruptedException {
-            Response r = send(HttpRequest.newBuilder(URI.create(base + CONFIGS))
-                    .timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
-                    .POST(HttpRequest.BodyPublishers.ofString(form("dataId", dataId, "group", GROUP, "content", content)))
-                    .build());
+        String publish(String dataId, String content) throws IOException {
+            Response r = publisher.postForm(CONFIGS, form("dataId", dataId, "group", GROUP, "content", content));
             return r.status() == 200 && r.body().strip().equals("true") ? null
                     : "HTTP " + r.status() + ": " + abbreviate(r.body());
         }
