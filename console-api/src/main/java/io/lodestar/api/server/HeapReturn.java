@@ -7,17 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lets G1 give unused heap back to the OS once load drops (JEP 346): a periodic collection after a
- * minute without one, whose remark shrinks the heap to G1's default 70 % free. Without it a server
- * started with only {@code -Xmx} keeps the whole heap a burst once needed resident for good. The flag
- * an operator set on the command line is left alone; it is manageable, so setting it at run time is
- * supported.
- *
- * <p>Not tighter, and not more often: shrinking to 30 % free left a heap of 30 MiB with 15-18 MiB
- * live, so every young collection started a concurrent cycle and the next burst of work met a storm
- * of collections (a dozen pauses within 0.3 s, then a jump back to 200 MiB), and a period of 15 s put
- * a remark pause into every 15 s of a lightly loaded server: both showed up as 3-12 ms outliers in the
- * notify latency of publishes made at 20 ms gaps.
+ * Lets G1 give unused heap back to the OS once load drops (JEP 346): a periodic collection while the
+ * server is idle, and a heap that shrinks to 30 % free. Without it a server started with only
+ * {@code -Xmx} keeps the whole heap a burst once needed resident for good. Flags an operator set on
+ * the command line are left alone; the flags are manageable, so setting them at run time is supported.
  */
 final class HeapReturn {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturn.class);
@@ -30,7 +23,9 @@ final class HeapReturn {
             if (!"true".equals(vm.getVMOption("UseG1GC").getValue())) {
                 return;
             }
-            setIfDefault(vm, "G1PeriodicGCInterval", "60000");
+            setIfDefault(vm, "G1PeriodicGCInterval", "15000");
+            setIfDefault(vm, "MinHeapFreeRatio", "10");
+            setIfDefault(vm, "MaxHeapFreeRatio", "30");
         } catch (RuntimeException e) {
             LOG.debug("cannot tune heap return: {}", e.toString()); // memory use only, not correctness
         }
