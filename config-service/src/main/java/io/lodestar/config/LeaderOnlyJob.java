@@ -33,8 +33,6 @@ public final class LeaderOnlyJob implements AutoCloseable {
                 if (deleted > 0) {
                     LOG.info("{} deleted {} entries", name, deleted);
                 }
-            } catch (Pacer.PassInterruptedException closing) {
-                // closed mid-pass: the next owner of the job continues it
             } catch (RuntimeException e) {
                 LOG.warn("{} pass failed; the next pass continues it", name, e);
             }

@@ -3,7 +3,6 @@ package io.lodestar.config.history;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.LeaderOnlyJob;
-import io.lodestar.config.Pacer;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * {@code Op.delete}); a batch is idempotent (deleting a deleted key changes nothing), so a run cut
  * short by a leader change or a failed write is simply finished by a later run, on whichever node
  * leads then. New entries only ever make old ones more deletable, so deciding from a scan that
- * concurrent publishes extend is safe. Pages and batches are paced ({@link Pacer}). Runs on its own thread; {@link #runOnce()} may be called
+ * concurrent publishes extend is safe. Runs on its own thread; {@link #runOnce()} may be called
  * directly (tests).
  */
 public final class HistoryRetention implements AutoCloseable {
@@ -47,12 +46,9 @@ public final class HistoryRetention implements AutoCloseable {
             }
         }
 
-        /**
-         * 30 days (Nacos's default), 1,000 entries per config, every 10 minutes, 128 deletes per
-         * batch (small, so a publish never waits long behind one; see {@link Pacer}).
-         */
+        /** 30 days (Nacos's default), 1,000 entries per config, every 10 minutes, 500 deletes per batch. */
         public static Settings defaults() {
-            return new Settings(Duration.ofDays(30), 1000, Duration.ofMinutes(10), 128);
+            return new Settings(Duration.ofDays(30), 1000, Duration.ofMinutes(10), 500);
         }
     }
 
@@ -90,7 +86,6 @@ public final class HistoryRetention implements AutoCloseable {
         List<byte[]> currentKeys = new ArrayList<>(); // the current config's entries that survive the age rule
         byte[] start = new byte[0];
         while (true) {
-            long step = System.nanoTime();
             List<KvEntry> page = store.scanFrom(ConfigKeyspaces.HISTORY, new byte[0], start, SCAN_PAGE);
             for (KvEntry e : page) {
                 byte[] key = e.key();
@@ -115,7 +110,6 @@ public final class HistoryRetention implements AutoCloseable {
             }
             byte[] last = page.get(page.size() - 1).key();
             start = Arrays.copyOf(last, last.length + 1); // the smallest key after the last one
-            Pacer.restAfter(step); // the page and the batches it filled
             if (!LeaderOnlyJob.leads(store)) {
                 LOG.info("history retention: leadership lost, stopping this pass");
                 pending.clear();

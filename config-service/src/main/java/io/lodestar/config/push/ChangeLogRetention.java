@@ -2,7 +2,6 @@ package io.lodestar.config.push;
 
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.LeaderOnlyJob;
-import io.lodestar.config.Pacer;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
@@ -21,7 +20,7 @@ import java.util.List;
  * the floor's own revision, so the floor never runs behind what was trimmed and never goes down.
  * A subscriber resuming from before the floor is answered from the configs' current state instead
  * (see {@link PushHub#subscribe}). A pass cut short (lost leadership, failed write) is finished by a
- * later one; deleting a deleted entry changes nothing. Scans and batches are paced ({@link Pacer}).
+ * later one; deleting a deleted entry changes nothing.
  */
 public final class ChangeLogRetention implements AutoCloseable {
     private static final int SCAN_PAGE = 1024;
@@ -41,11 +40,10 @@ public final class ChangeLogRetention implements AutoCloseable {
 
         /**
          * 100,000 changes (a client away for that many publishes resumes from current state), every
-         * minute, 128 deletes per command (small, so a publish never waits long behind one; see
-         * {@link Pacer}).
+         * minute, 1,000 deletes per command.
          */
         public static Settings defaults() {
-            return new Settings(100_000, Duration.ofMinutes(1), 128);
+            return new Settings(100_000, Duration.ofMinutes(1), 1000);
         }
     }
 
@@ -74,7 +72,6 @@ public final class ChangeLogRetention implements AutoCloseable {
         long excess = count() - settings.keep();
         int deleted = 0;
         while (excess > 0 && LeaderOnlyJob.leads(store)) {
-            long step = System.nanoTime();
             List<KvEntry> oldest = store.scan(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
                     (int) Math.min(excess, settings.batchSize()));
             if (oldest.isEmpty()) {
@@ -83,7 +80,6 @@ public final class ChangeLogRetention implements AutoCloseable {
             trim(oldest);
             deleted += oldest.size();
             excess -= oldest.size();
-            Pacer.restAfter(step);
         }
         return deleted;
     }
@@ -110,13 +106,11 @@ public final class ChangeLogRetention implements AutoCloseable {
         long n = 0;
         byte[] start = ConfigChangeLog.PREFIX;
         while (true) {
-            long step = System.nanoTime();
             List<KvEntry> page = store.scanFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, start, SCAN_PAGE);
             n += page.size();
             if (page.size() < SCAN_PAGE) {
                 return n;
             }
-            Pacer.restAfter(step);
             byte[] last = page.get(page.size() - 1).key();
             start = Arrays.copyOf(last, last.length + 1);
         }
