@@ -1253,7 +1253,7 @@ public final class ConfigListenBench {
     record Response(int status, String body) {
     }
 
-    /** The few requests the scenarios make besides the long-polls, over java.net.http (HTTP/1.1 keep-alive). */
+    /** The few requests the scenarios make besides the long-polls: publishes over {@link RawHttp}, the rest over java.net.http (HTTP/1.1 keep-alive). */
     static final class Http {
         private final HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)

@@ -145,7 +145,8 @@ public final class NamingValidation {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 
-    // The checks below run several times on every registration and beat: plain loops, no garbage.
+    // isIpv4, onlyDigitsAndDots, utf8Length and isHostName run several times on every registration
+    // and beat: plain loops, no garbage. IPv6 addresses are rare enough to be parsed the simple way.
 
     static boolean isIpv4(String s) {
         int parts = 0;
@@ -249,22 +250,21 @@ public final class NamingValidation {
     }
 
     static boolean isHostName(String s) {
-        if (s.length() > 253) {
+        int end = s.endsWith(".") ? s.length() - 1 : s.length(); // one trailing dot: fully qualified
+        if (s.length() > 253 || end == 0) {
             return false;
         }
-        String name = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (String label : name.split("\\.", -1)) {
-            if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")) {
-                return false;
-            }
-            for (int i = 0; i < label.length(); i++) {
-                char c = label.charAt(i);
-                if (!isLetterOrDigit(c) && c != '-' && c != '_') {
+        int labelStart = 0;
+        for (int i = 0; i <= end; i++) {
+            char c = i < end ? s.charAt(i) : '.';
+            if (c == '.') {
+                int length = i - labelStart;
+                if (length == 0 || length > 63 || s.charAt(labelStart) == '-' || s.charAt(i - 1) == '-') {
                     return false;
                 }
+                labelStart = i + 1;
+            } else if (!isLetterOrDigit(c) && c != '-' && c != '_') {
+                return false;
             }
         }
         return true;

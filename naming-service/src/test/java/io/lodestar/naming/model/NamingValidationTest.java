@@ -51,6 +51,11 @@ class NamingValidationTest {
                 bad("bracketed ipv6", "ip", () -> new InstanceAddress("C", "[::1]", 80)),
                 bad("host label starting with a dash", "ip", () -> new InstanceAddress("C", "-host.example", 80)),
                 bad("space in host", "ip", () -> new InstanceAddress("C", "my host", 80)),
+                bad("empty host label", "ip", () -> new InstanceAddress("C", "host..example", 80)),
+                bad("host label ending with a dash", "ip", () -> new InstanceAddress("C", "host-.example", 80)),
+                bad("host label over 63", "ip", () -> new InstanceAddress("C", "h".repeat(64) + ".example", 80)),
+                bad("host name over 253", "ip", () -> new InstanceAddress("C", ("h".repeat(49) + ".").repeat(5) + "hhhh", 80)),
+                bad("lone dot as host", "ip", () -> new InstanceAddress("C", ".", 80)),
                 bad("negative port", "port", () -> new InstanceAddress("C", "1.2.3.4", -1)),
                 bad("port over 65535", "port", () -> new InstanceAddress("C", "1.2.3.4", 65536)),
                 bad("NaN weight", "weight", () -> Instance.of("1.2.3.4", 80).withWeight(Double.NaN)),
@@ -93,7 +98,7 @@ class NamingValidationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"10.0.0.1", "010.0.0.01", "0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334",
-            "1:2:3:4:5:6:7:8", "::ffff:192.168.1.1", "localhost", "svc.ns.svc.cluster.local", "my_container-1", "host."})
+            "1:2:3:4:5:6:7:8", "::ffff:192.168.1.1", "localhost", "svc.ns.svc.cluster.local", "my_container-1", "host.", "h-1.example"})
     void goodAddressesAreAccepted(String ip) {
         assertDoesNotThrow(() -> new InstanceAddress("C", ip, 8080));
     }
