@@ -126,6 +126,23 @@ final class PublishLoad implements AutoCloseable {
         return first;
     }
 
+    /**
+     * The publishes sent at or after {@code sinceNanos}, in sending order, one line each (target,
+     * sent and answered in ms since then, status, the start of the body), at most {@code max}: what
+     * a failed timing assertion shows, so a slow failover can be told apart from a slow client.
+     */
+    String timeline(long sinceNanos, int max) {
+        StringBuilder out = new StringBuilder();
+        outcomes().stream().filter(o -> o.invokedNanos() >= sinceNanos)
+                .sorted(java.util.Comparator.comparingLong(Outcome::invokedNanos)).limit(max).forEach(o -> {
+                    String body = o.body() == null ? "" : o.body().replace('\n', ' ');
+                    out.append(String.format("%n  +%d ms -> %s: %d in %d ms: %s", (o.invokedNanos() - sinceNanos) / 1_000_000,
+                            o.target().name, o.status(), (o.completedNanos() - o.invokedNanos()) / 1_000_000,
+                            body.length() > 120 ? body.substring(0, 120) + "..." : body));
+                });
+        return out.toString();
+    }
+
     /** Counts of outcomes by status, e.g. {200=812, 503=4, -1=2}. */
     Map<Integer, Integer> statusCounts() {
         return statusCounts(outcomes());
