@@ -69,7 +69,7 @@ public final class ConfigHistory {
         return out;
     }
 
-    private static byte[] prefix(ConfigKey key) {
+    static byte[] prefix(ConfigKey key) {
         byte[] k = key.storeKey();
         return ByteBuffer.allocate(k.length + 1).put(k).put((byte) 0).array();
     }

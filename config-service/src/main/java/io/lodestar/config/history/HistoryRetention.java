@@ -1,6 +1,5 @@
 package io.lodestar.config.history;
 
-import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.LeaderOnlyJob;
 import io.lodestar.kv.KvEntry;
@@ -98,7 +97,7 @@ public final class HistoryRetention implements AutoCloseable {
                     currentPrefix = prefix;
                     currentKeys.clear();
                 }
-                if (timeOf(prefix, key, e.value()) < cutoff) {
+                if (timeOf(key, e.value()) < cutoff) {
                     pending.add(key);
                 } else {
                     currentKeys.add(key);
@@ -146,15 +145,13 @@ public final class HistoryRetention implements AutoCloseable {
         return n;
     }
 
-    private static long timeOf(byte[] prefix, byte[] key, byte[] value) {
-        long id = java.nio.ByteBuffer.wrap(key, key.length - 8, 8).getLong();
-        // the config key is only used for messages when decoding: the prefix is its store key + NUL
+    private static long timeOf(byte[] key, byte[] value) {
         try {
-            ConfigKey configKey = ConfigKey.fromStoreKey(Arrays.copyOf(prefix, prefix.length - 1));
-            return HistoryCodec.decode(id, configKey, value).time();
+            return HistoryCodec.time(value);
         } catch (RuntimeException e) {
             // an entry this version cannot read is left to the count rule, not failed on forever
-            LOG.warn("history entry {} unreadable, kept unless over the count: {}", id, e.toString());
+            LOG.warn("history entry {} unreadable, kept unless over the count: {}",
+                    java.nio.ByteBuffer.wrap(key, key.length - 8, 8).getLong(), e.toString());
             return Long.MAX_VALUE;
         }
     }

@@ -1,11 +1,15 @@
 package io.lodestar.config.history;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.OneNodeStore;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Op;
 import io.lodestar.kv.raft.RaftKvStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,6 +100,28 @@ class HistoryRetentionTest {
         assertEquals(List.of(), ids(d));
         assertEquals("c2", configs.get(c).content(), "retention touches history only");
         assertEquals("d0", configs.get(d).content());
+    }
+
+    @Test
+    void anEntryThisVersionCannotReadIsKeptByTheAgeRuleAndStillCounted() throws Exception {
+        ConfigKey f = new ConfigKey("", "G", "f");
+        store.write(Command.batch(List.of(Op.putAtRevision(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f),
+                new byte[] {9, 0, 0, 0, 0, 0, 0, 0, 0, 0})))).get(20, TimeUnit.SECONDS);
+        publish(f, "f0");
+        Clock farFuture = Clock.fixed(Instant.now().plus(Duration.ofDays(365)), ZoneOffset.UTC);
+        HistoryRetention byAge = new HistoryRetention(store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 1000, Duration.ofHours(1), 500), farFuture);
+        assertEquals(1, byAge.runOnce(), "only the readable entry is old enough to go");
+        assertEquals(1, store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10).size());
+
+        publish(f, "f1");
+        var before = store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10);
+        HistoryRetention byCount = new HistoryRetention(store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 1, Duration.ofHours(1), 500), Clock.systemUTC());
+        assertEquals(1, byCount.runOnce(), "the unreadable entry is the oldest, over the count of one");
+        var after = store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10);
+        assertEquals(1, after.size());
+        assertArrayEquals(before.get(before.size() - 1).key(), after.get(0).key(), "the newest entry is kept");
     }
 
     @Test
