@@ -69,6 +69,34 @@ class ChangeLogRetentionTest {
     }
 
     @Test
+    void laterPassesCountOnlyWhatIsNewUnlessAnotherLeaderTrimmedInBetween() throws Exception {
+        List<Long> revisions = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            revisions.add(publish(new ConfigKey("", "G", "a" + i), "v"));
+        }
+        ChangeLogRetention self = new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
+        // another node's retention, as after two leader changes: it trims while this one's tally is old
+        ChangeLogRetention other = new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
+        assertEquals(20, self.runOnce());
+        for (int i = 0; i < 5; i++) {
+            revisions.add(publish(new ConfigKey("", "G", "b" + i), "v"));
+        }
+        assertEquals(5, self.runOnce(), "counted on from the last pass: 10 left + 5 new");
+        for (int i = 0; i < 5; i++) {
+            revisions.add(publish(new ConfigKey("", "G", "c" + i), "v"));
+        }
+        assertEquals(5, other.runOnce());
+        for (int i = 0; i < 5; i++) {
+            revisions.add(publish(new ConfigKey("", "G", "d" + i), "v"));
+        }
+        assertEquals(5, self.runOnce(), "the floor moved: counted again, not 10 + 5 + 5 from its own tally");
+        assertEquals(revisions.subList(revisions.size() - 10, revisions.size()),
+                log.after(0, 100).stream().map(ConfigChangeLog.Change::revision).toList());
+        assertEquals(0, other.runOnce());
+        assertEquals(0, self.runOnce());
+    }
+
+    @Test
     void aSubscriberResumingFromBeforeTheFloorGetsTheCurrentStateOfEachKey() throws Exception {
         ConfigKey unchanged = new ConfigKey("", "G", "unchanged");
         ConfigKey updated = new ConfigKey("", "G", "updated");
