@@ -114,20 +114,36 @@ final class Servers implements AfterEachCallback {
 
     /** Ports handed out in this JVM: the kernel may offer a port again once its probe socket closed. */
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+    private static final int LOWEST_PORT = 10_000;
+    private static final int EPHEMERAL_LOW = ephemeralLow();
 
     /**
-     * A port free now and never handed out before in this test JVM, so the ports of one cluster
-     * are distinct (a node's HTTP port once equalled another node's Raft port, and it failed to bind).
+     * A port free now, never handed out before in this test JVM (a node's HTTP port once equalled
+     * another node's Raft port, and it failed to bind), and below the kernel's ephemeral range: a
+     * port from {@code new ServerSocket(0)} comes from that range, so an outgoing connection made
+     * before the server binds (a node dialling peers not yet up) could take it as its source port.
+     * The same rule as kv-store's {@code FreePorts}, which these black-box tests do not link.
      */
     static int freePort() {
-        while (true) {
-            try (ServerSocket s = new ServerSocket(0)) {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = EPHEMERAL_LOW - LOWEST_PORT >= 2000
+                    ? java.util.concurrent.ThreadLocalRandom.current().nextInt(LOWEST_PORT, EPHEMERAL_LOW) : 0;
+            try (ServerSocket s = new ServerSocket(port)) {
                 if (GIVEN.add(s.getLocalPort())) {
                     return s.getLocalPort();
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                // taken: try another
             }
+        }
+        throw new IllegalStateException("no free port found in 1,000 attempts");
+    }
+
+    private static int ephemeralLow() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32768; // Linux's default
         }
     }
 

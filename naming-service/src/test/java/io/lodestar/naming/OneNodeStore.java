@@ -1,8 +1,8 @@
 package io.lodestar.naming;
 
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.raft.RaftKvStore;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +14,7 @@ public final class OneNodeStore {
 
     /** Starts a new store in {@code dir} on a free loopback port; see {@link #start(Path, int)}. */
     public static RaftKvStore start(Path dir) throws Exception {
-        return start(dir, freePort());
+        return start(dir, FreePorts.next());
     }
 
     /**
@@ -36,9 +36,5 @@ public final class OneNodeStore {
         return store;
     }
 
-    public static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
+
 }

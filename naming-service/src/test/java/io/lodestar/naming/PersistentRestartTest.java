@@ -1,5 +1,6 @@
 package io.lodestar.naming;
 
+import io.lodestar.kv.cluster.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,7 +46,7 @@ class PersistentRestartTest {
         Instance primary = Instance.of("10.1.0.1", 3306).withEphemeral(false).withCluster("MAIN").withWeight(3)
                 .withMetadata(ordered("role", "primary", "zone", "a"));
 
-        int port = OneNodeStore.freePort();
+        int port = FreePorts.next();
         RaftKvStore store = OneNodeStore.start(dir, port);
         try (NamingService naming = new NamingService(store, NamingOptions.DEFAULT, Clock.systemUTC())) {
             naming.createService(db, spec).get(20, TimeUnit.SECONDS);

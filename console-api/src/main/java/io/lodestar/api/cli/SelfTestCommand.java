@@ -1,10 +1,10 @@
 package io.lodestar.api.cli;
 
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -40,8 +40,8 @@ public final class SelfTestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("lodestar-self-test");
-        int httpPort = freePort();
-        ServerSettings settings = new ServerSettings("127.0.0.1", httpPort, freePort(), dir, List.of(), null, 3600, 0);
+        int httpPort = FreePorts.next();
+        ServerSettings settings = new ServerSettings("127.0.0.1", httpPort, FreePorts.next(), dir, List.of(), null, 3600, 0);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {
@@ -102,11 +102,7 @@ public final class SelfTestCommand implements Callable<Integer> {
         System.out.println("self-test: " + what + ": ok");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
+
 
     private static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {

@@ -1,14 +1,13 @@
 package io.lodestar.kv.bench;
 
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.raft.RaftKvStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -180,7 +179,7 @@ public final class KvStoreBenchmark {
         Files.createDirectories(cellDir);
         List<String> peers = new ArrayList<>();
         for (int i = 0; i < groupSize; i++) {
-            peers.add("127.0.0.1:" + freePort());
+            peers.add("127.0.0.1:" + FreePorts.next());
         }
         List<RaftKvStore> nodes = new ArrayList<>();
         try {
@@ -487,13 +486,7 @@ public final class KvStoreBenchmark {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+
 
     static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {

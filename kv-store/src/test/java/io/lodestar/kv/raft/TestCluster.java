@@ -1,5 +1,6 @@
 package io.lodestar.kv.raft;
 
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
@@ -7,7 +8,6 @@ import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ final class TestCluster implements AutoCloseable {
     private TestCluster(Path root, int size, BiFunction<Integer, KvStoreConfig, KvStoreConfig> tweak) {
         this.root = root;
         this.tweak = tweak;
-        this.peers = IntStream.range(0, size).mapToObj(i -> "127.0.0.1:" + freePort()).toList();
+        this.peers = IntStream.range(0, size).mapToObj(i -> "127.0.0.1:" + FreePorts.next()).toList();
         this.nodes = new AtomicReferenceArray<>(size);
     }
 
@@ -312,13 +312,7 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+
 
     @Override
     public void close() {

@@ -1,5 +1,6 @@
 package io.lodestar.naming.distro;
 
+import io.lodestar.kv.cluster.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -64,7 +65,7 @@ class DistroClusterTest {
     @BeforeEach
     void startGroup() throws Exception {
         for (int i = 0; i < 3; i++) {
-            peers.add("127.0.0.1:" + OneNodeStore.freePort());
+            peers.add("127.0.0.1:" + FreePorts.next());
         }
         for (int i = 0; i < 3; i++) {
             stores[i] = startStore(i);

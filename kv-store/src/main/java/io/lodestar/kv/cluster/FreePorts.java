@@ -1,0 +1,65 @@
+package io.lodestar.kv.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Ports for nodes started on this host by the CLI's self-test and by the tests: free when picked,
+ * never handed out twice in one JVM, and outside the kernel's ephemeral port range. A port from
+ * {@code new ServerSocket(0)} comes from that range, so between the pick and the node's bind an
+ * outgoing connection (a node that started first, dialling peers not yet up) could take it as its
+ * source port, and the bind failed with "Address already in use".
+ */
+public final class FreePorts {
+    /** Linux's default ephemeral range, used where /proc does not say. */
+    private static final int[] DEFAULT_EPHEMERAL = {32768, 60999};
+    private static final int LOWEST = 10_000;
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+    private static final int[] RANGE = pickRange();
+
+    private FreePorts() {}
+
+    public static int next() {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = RANGE == null ? ephemeral() : ThreadLocalRandom.current().nextInt(RANGE[0], RANGE[1]);
+            if (!GIVEN.contains(port) && bindable(port) && GIVEN.add(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port found in 1,000 attempts");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int ephemeral() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** [from, to) below the ephemeral range, or null (fall back to it) when there is no room there. */
+    private static int[] pickRange() {
+        int low = DEFAULT_EPHEMERAL[0];
+        try {
+            String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            low = Integer.parseInt(range[0]);
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable: assume the default range
+        }
+        return low - LOWEST >= 2000 ? new int[] {LOWEST, low} : null;
+    }
+}
