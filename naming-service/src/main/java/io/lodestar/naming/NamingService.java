@@ -302,8 +302,8 @@ public final class NamingService implements AutoCloseable {
 
     private BeatResult beatLocally(ServiceKey service, InstanceAddress address, Optional<BeatInfo> beat) {
         if (ephemeral.apply(service, new Mutation.Beat(address)) != Outcome.NOT_FOUND) {
-            long interval = ephemeral.instance(service, address).map(i -> i.heartbeat().intervalMs())
-                    .orElse(HeartbeatSettings.DEFAULT_INTERVAL_MS);
+            Optional<Instance> beaten = ephemeral.instance(service, address);
+            long interval = beaten.isPresent() ? beaten.get().heartbeat().intervalMs() : HeartbeatSettings.DEFAULT_INTERVAL_MS;
             return new BeatResult(BeatResult.Status.OK, interval);
         }
         if (beat.isEmpty()) {

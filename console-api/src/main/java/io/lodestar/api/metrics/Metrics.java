@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 public final class Metrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Routes are patterns, so the keys are bounded: every route times at most a few statuses. */
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, RouteTimers> timers = new ConcurrentHashMap<>();
 
     public Metrics(KvStore store, Supplier<Readiness> readiness) {
         new JvmMemoryMetrics().bindTo(registry);
@@ -67,11 +67,49 @@ public final class Metrics {
 
     /** The request timer of one method, route and status, registered on first use and then reused. */
     private Timer timer(String method, String route, int status) {
-        return timers.computeIfAbsent(method + ' ' + status + ' ' + route, k -> Timer.builder("http_server_requests")
-                .tag("method", method)
-                .tag("route", route)
-                .tag("status", Integer.toString(status))
-                .register(registry));
+        return timers.computeIfAbsent(route, RouteTimers::new).get(method, status);
+    }
+
+    /**
+     * The timers of one route, a handful (a method or two, a few statuses), found by a scan of an
+     * array: a lookup by a composed key built a string on every request.
+     */
+    private final class RouteTimers {
+        private record Keyed(String method, int status, Timer timer) {}
+
+        private final String route;
+        private volatile Keyed[] keyed = new Keyed[0];
+
+        RouteTimers(String route) {
+            this.route = route;
+        }
+
+        Timer get(String method, int status) {
+            Timer t = find(keyed, method, status);
+            return t != null ? t : add(method, status);
+        }
+
+        private synchronized Timer add(String method, int status) {
+            Keyed[] current = keyed;
+            Timer t = find(current, method, status);
+            if (t == null) {
+                t = Timer.builder("http_server_requests").tag("method", method).tag("route", route)
+                        .tag("status", Integer.toString(status)).register(registry);
+                Keyed[] more = java.util.Arrays.copyOf(current, current.length + 1);
+                more[current.length] = new Keyed(method, status, t);
+                keyed = more;
+            }
+            return t;
+        }
+
+        private static Timer find(Keyed[] keyed, String method, int status) {
+            for (Keyed k : keyed) {
+                if (k.status() == status && k.method().equals(method)) {
+                    return k.timer();
+                }
+            }
+            return null;
+        }
     }
 
     /** The matched route pattern (bounded cardinality), or "unmatched" (404, 405 before routing). */

@@ -6,30 +6,47 @@ import io.lodestar.naming.model.ServiceKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 
 /**
  * Which live member owns a service's ephemeral instances: the service key's CRC32 over the sorted
  * live members. Live = this node, plus every member this node can reach (the store's member
- * directory polls them). Two nodes agree on owners while they agree on who is live; while they do
- * not (a member just died, a partition), a service may briefly have two owners, and checksum
- * verification reconciles them afterwards.
+ * directory polls them once a second, and needs three misses to call one unreachable). Two nodes
+ * agree on owners while they agree on who is live; while they do not (a member just died, a
+ * partition), a service may briefly have two owners, and checksum verification reconciles them
+ * afterwards.
+ *
+ * <p>The member view is re-read at most every {@value #REFRESH_MILLIS} ms, not per call: every
+ * registration and beat asks for an owner, and a fresh view reads each member's HTTP address from
+ * the store. A tenth of a second is small beside the directory's own lag of one to three seconds.
  */
 public final class DistroRing {
+    private static final long REFRESH_MILLIS = 100;
+    private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(REFRESH_MILLIS);
+
     private final Supplier<ClusterView> view;
+    private volatile Members members;
+
+    /** One reading of the view: this node, the live members (sorted, this node included) and the others. */
+    private record Members(String self, List<String> live, List<String> peers, long readAtNanos) {}
 
     public DistroRing(Supplier<ClusterView> view) {
         this.view = view;
     }
 
-    /** This node's address. */
-    public String self() {
-        return view.get().self();
+    private Members members() {
+        Members m = members;
+        long now = System.nanoTime();
+        if (m == null || now - m.readAtNanos() >= REFRESH_NANOS) {
+            m = read(now);
+            members = m;
+        }
+        return m;
     }
 
-    /** The live members, sorted; always holds this node. */
-    public List<String> live() {
+    private Members read(long now) {
         ClusterView v = view.get();
         List<String> live = new ArrayList<>();
         for (ClusterView.Member m : v.members()) {
@@ -41,13 +58,22 @@ public final class DistroRing {
             live.add(v.self());
         }
         live.sort(null);
-        return live;
+        return new Members(v.self(), List.copyOf(live), live.stream().filter(a -> !a.equals(v.self())).toList(), now);
+    }
+
+    /** This node's address. */
+    public String self() {
+        return members().self();
+    }
+
+    /** The live members, sorted; always holds this node. */
+    public List<String> live() {
+        return members().live();
     }
 
     /** The live members other than this node. */
     public List<String> peers() {
-        String self = self();
-        return live().stream().filter(m -> !m.equals(self)).toList();
+        return members().peers();
     }
 
     public String owner(ServiceKey service) {
@@ -66,6 +92,7 @@ public final class DistroRing {
     }
 
     public boolean ownsLocally(ServiceKey service) {
-        return owner(service).equals(self());
+        Members m = members();
+        return ownerAmong(m.live(), service).equals(m.self());
     }
 }
