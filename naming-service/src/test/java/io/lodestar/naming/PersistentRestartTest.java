@@ -1,10 +1,10 @@
 package io.lodestar.naming;
 
-import io.lodestar.kv.cluster.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;

@@ -1,8 +1,8 @@
 package io.lodestar.api.cli;
 
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.kv.cluster.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -101,8 +101,6 @@ public final class SelfTestCommand implements Callable<Integer> {
         }
         System.out.println("self-test: " + what + ": ok");
     }
-
-
 
     private static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {

@@ -17,8 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * source port, and the bind failed with "Address already in use".
  */
 public final class FreePorts {
-    /** Linux's default ephemeral range, used where /proc does not say. */
-    private static final int[] DEFAULT_EPHEMERAL = {32768, 60999};
+    /** The start of Linux's default ephemeral range, used where /proc does not say. */
+    private static final int DEFAULT_EPHEMERAL_LOW = 32768;
     private static final int LOWEST = 10_000;
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
     private static final int[] RANGE = pickRange();
@@ -53,7 +53,7 @@ public final class FreePorts {
 
     /** [from, to) below the ephemeral range, or null (fall back to it) when there is no room there. */
     private static int[] pickRange() {
-        int low = DEFAULT_EPHEMERAL[0];
+        int low = DEFAULT_EPHEMERAL_LOW;
         try {
             String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
             low = Integer.parseInt(range[0]);

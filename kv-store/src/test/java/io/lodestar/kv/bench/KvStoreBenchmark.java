@@ -1,8 +1,8 @@
 package io.lodestar.kv.bench;
 
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.raft.RaftKvStore;

@@ -1,9 +1,9 @@
 package io.lodestar.kv.raft;
 
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.lodestar.naming.distro;
 
-import io.lodestar.kv.cluster.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.cluster.MemberState;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
