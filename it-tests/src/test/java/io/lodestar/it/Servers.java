@@ -141,7 +141,9 @@ final class Servers implements AfterEachCallback {
 
     private static int ephemeralLow() {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+            // not Files.readString: /proc reports a size of 0, and the JDK then reads a single byte
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim()
+                    .split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768; // Linux's default
         }

@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class FreePorts {
     /** The start of Linux's default ephemeral range, used where /proc does not say. */
     private static final int DEFAULT_EPHEMERAL_LOW = 32768;
+    static final String EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range";
     private static final int LOWEST = 10_000;
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
     private static final int[] RANGE = pickRange();
@@ -55,8 +56,8 @@ public final class FreePorts {
     private static int[] pickRange() {
         int low = DEFAULT_EPHEMERAL_LOW;
         try {
-            String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
-            low = Integer.parseInt(range[0]);
+            // not Files.readString: /proc reports a size of 0, and the JDK then reads a single byte
+            low = Integer.parseInt(Files.readAllLines(Path.of(EPHEMERAL_RANGE)).get(0).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             // not Linux, or unreadable: assume the default range
         }
