@@ -1,8 +1,8 @@
 package io.lodestar.config;
 
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,11 +14,7 @@ public final class OneNodeStore {
 
     /** Starts a store in {@code dir} on a free loopback port and waits (30 s at most) until it takes writes. */
     public static RaftKvStore start(Path dir) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        RaftKvStore store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
+        RaftKvStore store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", FreePorts.next(), List.of(), dir,
                 "config-service-test-secret".getBytes(StandardCharsets.UTF_8), ConfigKeyspaces.ALL));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!store.readiness().ready()) {

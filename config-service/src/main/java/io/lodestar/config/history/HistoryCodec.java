@@ -8,6 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** The stored form of a history entry: a version byte, then its fields (the id is in the key). */
@@ -44,7 +45,7 @@ final class HistoryCodec {
             throw new IllegalStateException("not a version " + VERSION + " history entry ("
                     + stored.length + " bytes" + (stored.length > 0 ? ", version " + stored[0] : "") + ")");
         }
-        return java.nio.ByteBuffer.wrap(stored, stored.length - Long.BYTES, Long.BYTES).getLong();
+        return ByteBuffer.wrap(stored, stored.length - Long.BYTES, Long.BYTES).getLong();
     }
 
     static HistoryEntry decode(long id, ConfigKey key, byte[] stored) {

@@ -6,6 +6,7 @@ import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,7 +152,7 @@ public final class HistoryRetention implements AutoCloseable {
         } catch (RuntimeException e) {
             // an entry this version cannot read is left to the count rule, not failed on forever
             LOG.warn("history entry {} unreadable, kept unless over the count: {}",
-                    java.nio.ByteBuffer.wrap(key, key.length - 8, 8).getLong(), e.toString());
+                    ByteBuffer.wrap(key, key.length - 8, 8).getLong(), e.toString());
             return Long.MAX_VALUE;
         }
     }

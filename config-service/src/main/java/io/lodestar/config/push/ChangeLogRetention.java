@@ -112,14 +112,14 @@ public final class ChangeLogRetention implements AutoCloseable {
                 ByteBuffer.allocate(8).putLong(Math.max(current, newFloor)).array()));
         Compare unchanged = Compare.modRevision(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY,
                 floor == null ? 0 : floor.modRevision());
-        Tally counted = tally;
-        tally = null; // until the outcome is known
+        // A write that fails or times out leaves the tally as it was: if the trim did apply, it moved
+        // the floor, and the next count starts over.
         WriteResult result = store.write(Command.of(List.of(unchanged), ops)).join();
         if (!result.succeeded()) {
             throw new IllegalStateException("the change-log floor moved during a trim (another leader trimming?)");
         }
         // the floor put is the only change this command is sure to make: its revision is the floor's
-        tally = new Tally(result.revision(), counted.lastCounted(), counted.count() - oldest.size());
+        tally = new Tally(result.revision(), tally.lastCounted(), tally.count() - oldest.size());
     }
 
     /** Entries in the log now: those counted before, if the floor has not moved since, plus the new ones. */

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -95,7 +96,7 @@ public final class Metrics {
             if (t == null) {
                 t = Timer.builder("http_server_requests").tag("method", method).tag("route", route)
                         .tag("status", Integer.toString(status)).register(registry);
-                Keyed[] more = java.util.Arrays.copyOf(current, current.length + 1);
+                Keyed[] more = Arrays.copyOf(current, current.length + 1);
                 more[current.length] = new Keyed(method, status, t);
                 keyed = more;
             }

@@ -22,13 +22,15 @@ public final class FreePorts {
     static final String EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range";
     private static final int LOWEST = 10_000;
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
-    private static final int[] RANGE = pickRange();
+    /** Where the ephemeral range starts; ports are picked from [LOWEST, this) when there is room. */
+    private static final int EPHEMERAL_LOW = ephemeralLow();
+    private static final boolean ROOM_BELOW = EPHEMERAL_LOW - LOWEST >= 2000;
 
     private FreePorts() {}
 
     public static int next() {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = RANGE == null ? ephemeral() : ThreadLocalRandom.current().nextInt(RANGE[0], RANGE[1]);
+            int port = ROOM_BELOW ? ThreadLocalRandom.current().nextInt(LOWEST, EPHEMERAL_LOW) : ephemeral();
             if (!GIVEN.contains(port) && bindable(port) && GIVEN.add(port)) {
                 return port;
             }
@@ -52,15 +54,12 @@ public final class FreePorts {
         }
     }
 
-    /** [from, to) below the ephemeral range, or null (fall back to it) when there is no room there. */
-    private static int[] pickRange() {
-        int low = DEFAULT_EPHEMERAL_LOW;
+    private static int ephemeralLow() {
         try {
             // not Files.readString: /proc reports a size of 0, and the JDK then reads a single byte
-            low = Integer.parseInt(Files.readAllLines(Path.of(EPHEMERAL_RANGE)).get(0).trim().split("\\s+")[0]);
+            return Integer.parseInt(Files.readAllLines(Path.of(EPHEMERAL_RANGE)).get(0).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
-            // not Linux, or unreadable: assume the default range
+            return DEFAULT_EPHEMERAL_LOW; // not Linux, or unreadable
         }
-        return low - LOWEST >= 2000 ? new int[] {LOWEST, low} : null;
     }
 }
