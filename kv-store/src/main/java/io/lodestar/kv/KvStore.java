@@ -48,6 +48,15 @@ public interface KvStore extends AutoCloseable {
     List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit);
 
     /**
+     * As {@link #scanFrom}, for a background pass over much of a keyspace (retention): what it reads
+     * is not kept in the block cache, where it would push out what requests read and hold native
+     * memory for data nobody reads again soon.
+     */
+    default List<KvEntry> sweepFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        return scanFrom(keyspace, prefix, startKey, limit);
+    }
+
+    /**
      * Completes once this node has applied everything committed when the call was made
      * (Raft ReadIndex, confirmed by the leader's quorum): local reads after it are linearizable.
      */
@@ -55,6 +64,9 @@ public interface KvStore extends AutoCloseable {
 
     /** This node's store revision. */
     long revision();
+
+    /** What this node's store holds in native memory now. */
+    StorageMemory storageMemory();
 
     /** Subscribes to this node's change feed; close the result to unsubscribe. */
     AutoCloseable subscribe(ChangeListener listener, int capacity);

@@ -86,7 +86,7 @@ public final class HistoryRetention implements AutoCloseable {
         List<byte[]> currentKeys = new ArrayList<>(); // the current config's entries that survive the age rule
         byte[] start = new byte[0];
         while (true) {
-            List<KvEntry> page = store.scanFrom(ConfigKeyspaces.HISTORY, new byte[0], start, SCAN_PAGE);
+            List<KvEntry> page = store.sweepFrom(ConfigKeyspaces.HISTORY, new byte[0], start, SCAN_PAGE);
             for (KvEntry e : page) {
                 byte[] key = e.key();
                 if (key.length <= 8) {

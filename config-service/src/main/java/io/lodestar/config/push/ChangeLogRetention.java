@@ -84,8 +84,8 @@ public final class ChangeLogRetention implements AutoCloseable {
         long excess = count() - settings.keep();
         int deleted = 0;
         while (excess > 0 && LeaderOnlyJob.leads(store)) {
-            List<KvEntry> oldest = store.scan(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
-                    (int) Math.min(excess, settings.batchSize()));
+            List<KvEntry> oldest = store.sweepFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
+                    ConfigChangeLog.PREFIX, (int) Math.min(excess, settings.batchSize()));
             if (oldest.isEmpty()) {
                 break;
             }
@@ -131,7 +131,7 @@ public final class ChangeLogRetention implements AutoCloseable {
         byte[] last = from.lastCounted();
         byte[] start = last == null ? ConfigChangeLog.PREFIX : Arrays.copyOf(last, last.length + 1);
         while (true) {
-            List<KvEntry> page = store.scanFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, start, SCAN_PAGE);
+            List<KvEntry> page = store.sweepFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, start, SCAN_PAGE);
             n += page.size();
             if (!page.isEmpty()) {
                 last = page.get(page.size() - 1).key();

@@ -41,6 +41,14 @@ public final class Metrics {
         Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex()).register(registry);
         Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0).register(registry);
         Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);
+        // RocksDB's native memory: part of the RSS that the JVM's own memory metrics never show
+        Gauge.builder("lodestar_store_memtable_bytes", store, s -> s.storageMemory().memtableBytes())
+                .description("Writes the store holds in memory, not yet flushed to table files").register(registry);
+        Gauge.builder("lodestar_store_block_cache_bytes", store, s -> s.storageMemory().blockCacheBytes())
+                .description("The store's block cache in use, memtables included").register(registry);
+        Gauge.builder("lodestar_store_table_readers_bytes", store, s -> s.storageMemory().tableReaderBytes())
+                .description("Index and filter blocks of open table files held outside the block cache")
+                .register(registry);
         Gauge.builder("lodestar_ready", readiness, r -> r.get().ready() ? 1 : 0).register(registry);
     }
 

@@ -216,7 +216,7 @@ public final class KvStateMachine extends StateMachineAdapter {
     private static boolean apply(Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
         byte[] key = op.kind() == Op.PUT_AT_REVISION ? withRevision(op.key(), revision) : op.key();
         // a key made from this change's revision cannot exist yet: skip the read
-        KvEntry existing = op.kind() == Op.PUT_AT_REVISION ? null : overlay.get(op.keyspace(), key);
+        KvEntry existing = op.kind() == Op.PUT_AT_REVISION ? null : overlay.get(op.keyspace(), key, op.isPut());
         if (op.isPut()) {
             long create = existing == null ? revision : existing.createRevision();
             KvEntry entry = new KvEntry(key, op.value(), create, revision);
@@ -346,12 +346,17 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
 
         KvEntry get(String keyspace, byte[] key) {
+            return get(keyspace, key, true);
+        }
+
+        /** {@code cache}: whether a read from the engine keeps its block cached (not for a key being deleted). */
+        KvEntry get(String keyspace, byte[] key, boolean cache) {
             Map<ByteBuffer, Optional<KvEntry>> ks = pending.get(keyspace);
             Optional<KvEntry> local = ks == null ? null : ks.get(ByteBuffer.wrap(key));
             if (local != null) {
                 return local.orElse(null);
             }
-            return engine.get(keyspace, key);
+            return cache ? engine.get(keyspace, key) : engine.getUncached(keyspace, key);
         }
 
         void put(String keyspace, byte[] key, KvEntry entryOrNull) {

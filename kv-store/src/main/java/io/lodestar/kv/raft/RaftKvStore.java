@@ -24,6 +24,7 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.NoLeaderException;
 import io.lodestar.kv.NotLeaderException;
+import io.lodestar.kv.StorageMemory;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.cluster.ClusterAdmin;
@@ -38,6 +39,7 @@ import io.lodestar.kv.feed.ChangeListener;
 import io.lodestar.kv.forward.ForwardClient;
 import io.lodestar.kv.forward.ForwardServer;
 import io.lodestar.kv.forward.LeaderProposer;
+import io.lodestar.kv.rocks.RocksEngine;
 import io.lodestar.kv.rocks.RocksNativeLibrary;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -439,6 +441,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     @Override
+    public List<KvEntry> sweepFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.sweepFrom(keyspace, prefix, startKey, limit));
+    }
+
+    @Override
     public CompletableFuture<Void> linearizable() {
         CompletableFuture<Void> future = new CompletableFuture<>();
         if (closed) {
@@ -469,6 +477,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public long revision() {
         return fsm.read(engine -> engine.revision());
+    }
+
+    @Override
+    public StorageMemory storageMemory() {
+        return fsm.read(RocksEngine::storageMemory);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.lodestar.kv.rocks;
 
 import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
+import io.lodestar.kv.StorageMemory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -51,9 +53,10 @@ public final class RocksEngine implements AutoCloseable {
 
     private final Path dir;
     private final LRUCache blockCache;
-    private final DBOptions dbOptions;
-    private final ColumnFamilyOptions cfOptions;
+    /** Options, cache and filter behind the open database, closed after it in reverse order. */
+    private final List<AutoCloseable> resources;
     private final WriteOptions writeOptions;
+    private final ReadOptions uncachedReads;
     private final List<ColumnFamilyHandle> allHandles;
     private final Map<String, ColumnFamilyHandle> keyspaces;
     private final ColumnFamilyHandle meta;
@@ -72,19 +75,25 @@ public final class RocksEngine implements AutoCloseable {
             // Memtables of every column family together stay within a quarter of the block cache's
             // budget and are charged to it: without a cap each keyspace could hold 2 x 16 MiB.
             WriteBufferManager memtables = track(opened, new WriteBufferManager(blockCacheBytes / 4, blockCache));
-            dbOptions = track(opened, new DBOptions()
+            DBOptions dbOptions = track(opened, new DBOptions()
                     .setWriteBufferManager(memtables)
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setParanoidChecks(true)
                     .setKeepLogFileNum(4));
-            cfOptions = track(opened, new ColumnFamilyOptions()
+            // Bloom filters (10 bits a key, about 1 % false positives): a lookup of a key that does
+            // not exist, as every new config's publish makes twice, then reads no data block.
+            // Without them each such miss read and cached one per table file, and the cache filled
+            // with blocks nobody asked for.
+            ColumnFamilyOptions cfOptions = track(opened, new ColumnFamilyOptions()
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)
                     .setWriteBufferSize(16L << 20)
-                    .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)));
+                    .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)
+                            .setFilterPolicy(track(opened, new BloomFilter(10, false)))));
             // Not synced: the Raft log is the durable record, and an entry whose RocksDB write was
             // lost is replayed from it (replay is idempotent by the stored applied index).
             writeOptions = track(opened, new WriteOptions().setSync(false).setDisableWAL(false));
+            uncachedReads = track(opened, new ReadOptions().setFillCache(false));
 
             Set<String> names = new LinkedHashSet<>();
             names.add(new String(RocksDB.DEFAULT_COLUMN_FAMILY));
@@ -106,6 +115,7 @@ public final class RocksEngine implements AutoCloseable {
             meta = keyspaces.get(META);
             appliedIndex = readLong(APPLIED_INDEX);
             revision = readLong(REVISION);
+            resources = opened;
         } catch (Exception e) {
             if (allHandlesOrNull != null) {
                 allHandlesOrNull.forEach(ColumnFamilyHandle::close);
@@ -160,13 +170,40 @@ public final class RocksEngine implements AutoCloseable {
         return revision;
     }
 
+    /** The native memory this store's RocksDB holds; zeros for what RocksDB cannot report. */
+    public StorageMemory storageMemory() {
+        return new StorageMemory(property("rocksdb.cur-size-all-mem-tables"), blockCache.getUsage(),
+                property("rocksdb.estimate-table-readers-mem"));
+    }
+
+    /** A property summed over every column family. */
+    private long property(String name) {
+        try {
+            return db.getAggregatedLongProperty(name);
+        } catch (RocksDBException e) {
+            return 0;
+        }
+    }
+
     public boolean hasKeyspace(String keyspace) {
         return keyspaces.containsKey(keyspace) && !META.equals(keyspace);
     }
 
     public KvEntry get(String keyspace, byte[] key) {
+        return get(keyspace, key, true);
+    }
+
+    /**
+     * As {@link #get(String, byte[])}, leaving the block cache as it was: for a key about to be
+     * deleted, whose block nobody needs cached (a retention pass deletes thousands).
+     */
+    public KvEntry getUncached(String keyspace, byte[] key) {
+        return get(keyspace, key, false);
+    }
+
+    private KvEntry get(String keyspace, byte[] key, boolean fillCache) {
         try {
-            byte[] stored = db.get(handle(keyspace), key);
+            byte[] stored = fillCache ? db.get(handle(keyspace), key) : db.get(handle(keyspace), uncachedReads, key);
             return stored == null ? null : StoredValue.decode(key, stored);
         } catch (RocksDBException e) {
             throw new StorageException("read failed in " + dir + ": " + e.getMessage(), e);
@@ -184,6 +221,15 @@ public final class RocksEngine implements AutoCloseable {
      * starts at the prefix.
      */
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        return scanFrom(keyspace, prefix, startKey, limit, true);
+    }
+
+    /** As {@link #scanFrom}, leaving the block cache as it was: for background passes over a keyspace. */
+    public List<KvEntry> sweepFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        return scanFrom(keyspace, prefix, startKey, limit, false);
+    }
+
+    private List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit, boolean fillCache) {
         byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
         List<KvEntry> out = new ArrayList<>();
         byte[] end = successor(prefix);
@@ -191,8 +237,8 @@ public final class RocksEngine implements AutoCloseable {
         // live key of the prefix walks every deleted key after it (thousands after a deregistration
         // burst) before it finds a live one to compare.
         try (Slice bound = end == null ? null : new Slice(end);
-             ReadOptions options = bound == null ? new ReadOptions() : new ReadOptions().setIterateUpperBound(bound);
-             RocksIterator it = db.newIterator(handle(keyspace), options)) {
+             ReadOptions options = new ReadOptions().setFillCache(fillCache);
+             RocksIterator it = db.newIterator(handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
             for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
                 byte[] key = it.key();
                 if (!startsWith(key, prefix)) {
@@ -262,10 +308,9 @@ public final class RocksEngine implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new StorageException("close of " + dir + " failed: " + e.getMessage(), e);
         } finally {
-            writeOptions.close();
-            cfOptions.close();
-            dbOptions.close();
-            blockCache.close();
+            for (int i = resources.size() - 1; i >= 0; i--) {
+                closeQuietly(resources.get(i));
+            }
         }
     }
 

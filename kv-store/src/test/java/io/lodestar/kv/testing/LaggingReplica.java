@@ -2,6 +2,7 @@ package io.lodestar.kv.testing;
 
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.StorageMemory;
 import io.lodestar.kv.cluster.ClusterAdmin;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.PeerChannel;
@@ -67,6 +68,11 @@ public final class LaggingReplica implements KvStore {
     @Override
     public long revision() {
         return Math.min(store.revision(), appliedUpTo);
+    }
+
+    @Override
+    public StorageMemory storageMemory() {
+        return store.storageMemory();
     }
 
     @Override
