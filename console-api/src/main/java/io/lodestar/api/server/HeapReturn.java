@@ -1,23 +1,67 @@
 package io.lodestar.api.server;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lets G1 give unused heap back to the OS once load drops (JEP 346): a periodic collection while the
- * server is idle, and a heap that shrinks to 30 % free. Without it a server started with only
- * {@code -Xmx} keeps the whole heap a burst once needed resident for good. Flags an operator set on
- * the command line are left alone; the flags are manageable, so setting them at run time is supported.
+ * Keeps G1's heap small under load and gives unused heap back to the OS once load drops (JEP 346):
+ * a periodic collection while the server is idle, and a heap that shrinks to 30 % free, but never
+ * below a floor of a quarter of the initial heap.
+ *
+ * <p>Why the floor: G1 grows a heap smaller than a quarter of its initial size by half the distance
+ * to the initial size at once (JDK 17's {@code G1HeapSizingPolicy}); above it, by small steps scaled
+ * to how far collections overrun their time budget. The initial size is 1/64 of the machine's
+ * memory (384 MiB on 24 GiB), so a heap shrunk to 40 MiB at start-up jumped to 210 MiB at the first
+ * burst of requests and stayed there, where about 110 MiB is enough for the same load. Shrinking
+ * goes no lower than the floor: {@code MaxHeapFreeRatio} is re-set after every collection from the
+ * heap used then.
+ *
+ * <p>Without this a server started with only {@code -Xmx} keeps whatever heap a burst once needed
+ * resident for good. Flags an operator set on the command line are left alone; the flags are
+ * manageable, so setting them at run time is supported.
  */
 final class HeapReturn {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturn.class);
+    /** The free share a shrink leaves once the live heap is past the floor. */
+    static final int MAX_FREE_PERCENT = 30;
+    /** Above the quarter itself: G1's rule compares capacity with it strictly, in whole regions. */
+    private static final long FLOOR_MARGIN_BYTES = 8L << 20;
+    private static final AtomicBoolean ENABLED = new AtomicBoolean();
+    private static final AtomicLong COLLECTIONS_SEEN = new AtomicLong();
 
-    private HeapReturn() {}
+    private final HotSpotDiagnosticMXBean vm;
+    private final long floorBytes;
+    private final Set<String> heapPools;
+    private int lastPercent = -1;
 
+    private HeapReturn(HotSpotDiagnosticMXBean vm, long floorBytes) {
+        this.vm = vm;
+        this.floorBytes = floorBytes;
+        this.heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+    }
+
+    /** Once per process, first thing at start-up; later calls do nothing. */
     static void enable() {
+        if (!ENABLED.compareAndSet(false, true)) {
+            return;
+        }
         try {
             HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (!"true".equals(vm.getVMOption("UseG1GC").getValue())) {
@@ -25,9 +69,62 @@ final class HeapReturn {
             }
             setIfDefault(vm, "G1PeriodicGCInterval", "15000");
             setIfDefault(vm, "MinHeapFreeRatio", "10");
-            setIfDefault(vm, "MaxHeapFreeRatio", "30");
+            if (vm.getVMOption("MaxHeapFreeRatio").getOrigin() != VMOption.Origin.DEFAULT) {
+                return;
+            }
+            long initial = Long.parseLong(vm.getVMOption("InitialHeapSize").getValue());
+            long max = Runtime.getRuntime().maxMemory();
+            HeapReturn sizing = new HeapReturn(vm, Math.min(initial / 4 + FLOOR_MARGIN_BYTES, max));
+            sizing.afterCollection(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter emitter) {
+                    emitter.addNotificationListener(sizing::onNotification, null, null);
+                }
+            }
         } catch (RuntimeException e) {
             LOG.debug("cannot tune heap return: {}", e.toString()); // memory use only, not correctness
+        }
+    }
+
+    /**
+     * The {@code MaxHeapFreeRatio} that makes a shrink stop at the floor while {@code usedBytes} is
+     * below 70 % of it: 100 − 100 × used / floor, between 30 and 99.
+     */
+    static int maxFreePercent(long usedBytes, long floorBytes) {
+        long percent = 100 - (100 * usedBytes) / floorBytes;
+        return (int) Math.max(MAX_FREE_PERCENT, Math.min(99, percent));
+    }
+
+    private void onNotification(Notification n, Object handback) {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        long used = 0;
+        for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(pool.getKey())) { // metaspace and code are in the map too
+                used += pool.getValue().getUsed();
+            }
+        }
+        afterCollection(used);
+        COLLECTIONS_SEEN.incrementAndGet();
+    }
+
+    /** Collections whose notification set the ratio so far: tests wait on it. */
+    static long collectionsSeen() {
+        return COLLECTIONS_SEEN.get();
+    }
+
+    private synchronized void afterCollection(long usedBytes) {
+        int percent = maxFreePercent(usedBytes, floorBytes);
+        if (percent == lastPercent) {
+            return;
+        }
+        try {
+            vm.setVMOption("MaxHeapFreeRatio", Integer.toString(percent));
+            lastPercent = percent;
+        } catch (RuntimeException e) {
+            LOG.debug("cannot set MaxHeapFreeRatio {}: {}", percent, e.toString());
         }
     }
 

@@ -128,6 +128,7 @@ public final class LodestarServer implements AutoCloseable {
     }
 
     public static LodestarServer start(ServerSettings s) {
+        HeapReturn.enable(); // first: start-up's own collections would shrink the heap below its floor
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
         keyspaces.addAll(NamingKeyspaces.ALL);
@@ -166,9 +167,6 @@ public final class LodestarServer implements AutoCloseable {
         server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
                 .start(); // trims history on the leader only
         server.changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
-        // only now: set at the start, the heap shrinks to a few MiB at once and start-up runs a
-        // dozen young collections and three concurrent cycles
-        HeapReturn.enable();
         NativeHeapTrim.ifAvailable().ifPresent(trim ->
                 watcher.scheduleWithFixedDelay(trim::trim, NATIVE_TRIM_SECONDS, NATIVE_TRIM_SECONDS, TimeUnit.SECONDS));
         return server;
