@@ -10,6 +10,7 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -44,6 +45,7 @@ final class HeapReturn {
     private static final long FLOOR_MARGIN_BYTES = 8L << 20;
     private static final AtomicBoolean ENABLED = new AtomicBoolean();
     private static final AtomicLong COLLECTIONS_SEEN = new AtomicLong();
+    private static volatile HeapReturn installed;
 
     private final HotSpotDiagnosticMXBean vm;
     private final long floorBytes;
@@ -75,15 +77,41 @@ final class HeapReturn {
             long initial = Long.parseLong(vm.getVMOption("InitialHeapSize").getValue());
             long max = Runtime.getRuntime().maxMemory();
             HeapReturn sizing = new HeapReturn(vm, Math.min(initial / 4 + FLOOR_MARGIN_BYTES, max));
-            sizing.afterCollection(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            sizing.afterCollection(0); // no shrink at all until a collection tells what is live
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter emitter) {
                     emitter.addNotificationListener(sizing::onNotification, null, null);
                 }
             }
+            installed = sizing;
         } catch (RuntimeException e) {
             LOG.debug("cannot tune heap return: {}", e.toString()); // memory use only, not correctness
         }
+    }
+
+    /**
+     * Sizes the heap to what is live now, once start-up is over: a full collection with shrinking
+     * off finds the live set, then a second shrinks the heap to max(live / 0.7, floor). Left to
+     * itself the heap keeps whatever size start-up's concurrent cycle chose: that cycle's ratio came
+     * from a young collection, which counts garbage as used (175 MiB in one run, 115 in another).
+     * Two collections of a heap of start-up's size take some 10-30 ms.
+     */
+    static void settle() {
+        HeapReturn sizing = installed;
+        if (sizing == null) {
+            return;
+        }
+        sizing.afterCollection(0);
+        long seen = COLLECTIONS_SEEN.get();
+        System.gc();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (COLLECTIONS_SEEN.get() == seen) { // the notification comes from another thread
+            if (System.nanoTime() > deadline) {
+                return; // explicit collections disabled, or no notification: leave the heap as it is
+            }
+            Thread.onSpinWait();
+        }
+        System.gc();
     }
 
     /**
@@ -108,11 +136,6 @@ final class HeapReturn {
         }
         afterCollection(used);
         COLLECTIONS_SEEN.incrementAndGet();
-    }
-
-    /** Collections whose notification set the ratio so far: tests wait on it. */
-    static long collectionsSeen() {
-        return COLLECTIONS_SEEN.get();
     }
 
     private synchronized void afterCollection(long usedBytes) {

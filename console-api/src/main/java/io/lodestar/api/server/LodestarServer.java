@@ -167,6 +167,7 @@ public final class LodestarServer implements AutoCloseable {
         server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
                 .start(); // trims history on the leader only
         server.changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
+        HeapReturn.settle(); // start-up's garbage is collectable now
         NativeHeapTrim.ifAvailable().ifPresent(trim ->
                 watcher.scheduleWithFixedDelay(trim::trim, NATIVE_TRIM_SECONDS, NATIVE_TRIM_SECONDS, TimeUnit.SECONDS));
         return server;

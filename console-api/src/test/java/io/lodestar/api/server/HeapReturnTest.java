@@ -28,20 +28,23 @@ class HeapReturnTest {
     }
 
     /**
-     * In a JVM of its own with only {@code -Xmx} and an initial size set, as the server runs: a
-     * collection of a small live set leaves the heap at its floor, not at a few MiB (G1 would then
-     * grow it by half the initial size at the next burst); and a heap grown big still shrinks once
-     * its live set is gone.
+     * In a JVM of its own with only {@code -Xmx} and an initial size set, as the server runs:
+     * settling with a small live set leaves the heap at its floor, neither at its initial size nor
+     * at a few MiB (G1 would then grow it by half the initial size at the next burst); and a heap
+     * grown big shrinks back to the floor once its live set is gone.
      */
     @Test
-    void aCollectionLeavesTheHeapAtItsFloorAndABigHeapStillShrinks() throws Exception {
+    void settlingLeavesTheHeapAtItsFloorAndABigHeapShrinksBackToIt() throws Exception {
         Map<String, Long> out = runProbe();
         long floor = out.get("initial") / 4;
         assertTrue(out.get("small") >= floor,
                 "a small live set shrank the heap to " + out.get("small") / MIB + " MiB, below the floor " + floor / MIB);
+        assertTrue(out.get("small") < floor + 24 * MIB, "settling left the heap at " + out.get("small") / MIB
+                + " MiB with 8 MiB live; floor " + floor / MIB);
         assertTrue(out.get("big") > out.get("initial"), "the probe did not grow the heap: " + out);
         assertTrue(out.get("after") < out.get("big") / 2,
                 "with the big live set gone the heap stayed at " + out.get("after") / MIB + " MiB: " + out);
+        assertTrue(out.get("after") >= floor, "the heap shrank below the floor: " + out);
     }
 
     private static Map<String, Long> runProbe() throws IOException, InterruptedException {
@@ -63,7 +66,7 @@ class HeapReturnTest {
         return values;
     }
 
-    /** The child JVM: committed heap after full collections of a small, a big and again a small live set. */
+    /** The child JVM: committed heap with a small live set (settled), a big one, and a small one again (settled). */
     public static final class Probe {
         static Object live;
 
@@ -72,31 +75,24 @@ class HeapReturnTest {
             System.out.println("initial=" + Long.parseLong(ManagementFactory.getPlatformMXBean(
                     com.sun.management.HotSpotDiagnosticMXBean.class).getVMOption("InitialHeapSize").getValue()));
             live = new byte[8 << 20];
-            System.out.println("small=" + committedAfterGc());
+            HeapReturn.settle();
+            System.out.println("small=" + committed());
             byte[][] big = new byte[1600][]; // 400 MiB in objects below G1's humongous size
             for (int i = 0; i < big.length; i++) {
                 big[i] = new byte[256 << 10];
             }
             live = big;
             big = null; // the local would keep it reachable
-            System.out.println("big=" + committedAfterGc());
+            System.gc();
+            System.out.println("big=" + committed());
             live = new byte[8 << 20];
-            System.out.println("after=" + committedAfterGc());
+            HeapReturn.settle();
+            System.out.println("after=" + committed());
         }
 
-        /** A full collection, then another once HeapReturn has seen the first, which shrinks with its ratio. */
-        private static long committedAfterGc() {
-            long seen = HeapReturn.collectionsSeen();
-            System.gc();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (HeapReturn.collectionsSeen() == seen) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("HeapReturn never heard of the collection");
-                }
-                Thread.onSpinWait();
-            }
-            System.gc();
+        private static long committed() {
             return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
         }
+
     }
 }
