@@ -235,10 +235,12 @@ public final class LongPollRegistry implements AutoCloseable {
 
     private final class FeedListener implements ChangeListener {
         @Override
+        public boolean hears(String keyspace) {
+            return ConfigKeyspaces.CONFIG.equals(keyspace) || ConfigKeyspaces.BETA.equals(keyspace);
+        }
+
+        @Override
         public void onChange(ChangeEvent event) {
-            if (!ConfigKeyspaces.CONFIG.equals(event.keyspace()) && !ConfigKeyspaces.BETA.equals(event.keyspace())) {
-                return;
-            }
             ConfigKey key;
             try {
                 key = ConfigKey.fromStoreKey(event.key());

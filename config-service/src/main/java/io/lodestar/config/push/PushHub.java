@@ -375,8 +375,13 @@ public final class PushHub implements AutoCloseable {
 
     private final class FeedListener implements ChangeListener {
         @Override
+        public boolean hears(String keyspace) {
+            return ConfigKeyspaces.CHANGES.equals(keyspace);
+        }
+
+        @Override
         public void onChange(ChangeEvent event) {
-            if (!ConfigKeyspaces.CHANGES.equals(event.keyspace()) || byKey.isEmpty()) {
+            if (byKey.isEmpty()) {
                 return;
             }
             long revision = ConfigChangeLog.revisionOf(event.key());

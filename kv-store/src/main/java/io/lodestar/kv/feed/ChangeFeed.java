@@ -75,7 +75,12 @@ public final class ChangeFeed implements AutoCloseable {
 
         void offer(List<ChangeEvent> events) {
             synchronized (this) {
+                boolean heard = false;
                 for (ChangeEvent e : events) {
+                    if (!listener.hears(e.keyspace())) {
+                        continue;
+                    }
+                    heard = true;
                     if (resyncFrom >= 0) {
                         // already behind: the resync covers this event too
                         continue;
@@ -87,7 +92,9 @@ public final class ChangeFeed implements AutoCloseable {
                     }
                     queue.addLast(e);
                 }
-                schedule();
+                if (heard) {
+                    schedule();
+                }
             }
         }
 

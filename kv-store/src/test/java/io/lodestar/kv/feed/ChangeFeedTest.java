@@ -280,6 +280,30 @@ class ChangeFeedTest {
     }
 
     /** Records what it sees and on which threads. */
+    @Test
+    void aListenerHearsOnlyItsKeyspacesAndOthersNeverFillItsQueue() {
+        Recorder all = new Recorder();
+        Recorder namingOnly = new Recorder() {
+            @Override
+            public boolean hears(String keyspace) {
+                return keyspace.equals("naming");
+            }
+        };
+        feed.subscribe(all, 1000);
+        feed.subscribe(namingOnly, 1); // 100 unheard events must not overflow a queue of one
+
+        List<ChangeEvent> configs = new ArrayList<>();
+        for (long revision = 1; revision <= 100; revision++) {
+            configs.add(event(revision));
+        }
+        feed.publish(configs);
+        feed.publish(List.of(new ChangeEvent("naming", "svc".getBytes(UTF_8), 101, ChangeEvent.Kind.PUT)));
+
+        assertEquals(changes(1, 101), all.await(101));
+        assertEquals(List.of(Seen.change(101)), namingOnly.await(1), "no config event, and no resync");
+        assertNull(namingOnly.seen.poll(), "nothing after it");
+    }
+
     static class Recorder implements ChangeListener {
         final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
         final Set<Thread> threads = ConcurrentHashMap.newKeySet();

@@ -34,10 +34,12 @@ public final class PersistentFeed implements ChangeListener {
     }
 
     @Override
+    public boolean hears(String keyspace) {
+        return NamingKeyspaces.ALL.contains(keyspace);
+    }
+
+    @Override
     public void onChange(ChangeEvent event) {
-        if (!NamingKeyspaces.ALL.contains(event.keyspace())) {
-            return;
-        }
         ServiceKey service;
         try {
             service = StoreKeys.serviceOf(event.key());
