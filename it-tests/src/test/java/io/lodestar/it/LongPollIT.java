@@ -96,6 +96,30 @@ class LongPollIT {
     }
 
     @Test
+    void thePlainPollAnswersAsTheRouteDoesAndIsCounted() throws Exception {
+        ServerProcess p = server();
+        publish(p, "d1", "G", "", "v2");
+        String listening = "d1" + B + "G" + B + md5("v1") + A;
+        HttpResponse<String> fast = send(poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
+        // a parameter the route ignores takes the poll past the fast path to the route
+        HttpRequest viaRouteRequest = poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5));
+        HttpResponse<String> viaRoute = send(HttpRequest.newBuilder(viaRouteRequest, (n, v) -> true)
+                .uri(URI.create("http://" + p.httpAddress() + LISTENER + "?extra=1")).build());
+        assertEquals(List.of(200, "d1%02G%01\n"), List.of(fast.statusCode(), fast.body()));
+        assertEquals(List.of(viaRoute.statusCode(), viaRoute.body()), List.of(fast.statusCode(), fast.body()));
+        for (String h : new String[] {"Content-Type", "Pragma", "Cache-Control"}) {
+            assertEquals(viaRoute.headers().allValues(h), fast.headers().allValues(h), h);
+        }
+        // a malformed poll is the route's, which names the problem
+        HttpResponse<String> bad = send(poll(p, "d1" + B + "G" + A, Map.of("Long-Pulling-Timeout", "30000"),
+                Duration.ofSeconds(5)));
+        assertEquals(400, bad.statusCode(), bad.body());
+        String metrics = Http.get(p.httpAddress(), "/metrics").body();
+        assertTrue(java.util.regex.Pattern.compile("(?m)^http_server_requests_seconds_count\\{method=\"POST\",route=\""
+                + LISTENER + "\",status=\"200\"} 2(\\.0)?$").matcher(metrics).find(), "both polls counted: " + metrics);
+    }
+
+    @Test
     void shortPollingWithoutTheTimeoutHeaderAnswersAtOnce() throws Exception {
         ServerProcess p = server();
         publish(p, "d", "G", "", "v");

@@ -82,22 +82,27 @@ public final class FastExchange {
      * without holding a thread; the store bounds how long a write may take.
      */
     public void textWhenDone(CompletableFuture<String> text) {
+        textWhenDone("text/plain", text);
+    }
+
+    /** As {@link #textWhenDone(CompletableFuture)}, the text answered as {@code contentType}. */
+    public void textWhenDone(String contentType, CompletableFuture<String> text) {
         if (text.isDone()) {
-            answer(text);
+            answer(contentType, text);
             return;
         }
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
         text.whenComplete((body, error) -> {
             try {
-                answer(text);
+                answer(contentType, text);
             } finally {
                 async.complete();
             }
         });
     }
 
-    private void answer(CompletableFuture<String> done) {
+    private void answer(String contentType, CompletableFuture<String> done) {
         try {
             String body;
             try {
@@ -107,7 +112,7 @@ public final class FastExchange {
                 resp.setStatus(m.status());
                 body = m.message();
             }
-            text(body);
+            write(contentType, body.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
         }

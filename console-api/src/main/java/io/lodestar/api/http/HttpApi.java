@@ -9,6 +9,7 @@ import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
 import io.lodestar.api.v1.PlainConfigGet;
+import io.lodestar.api.v1.PlainConfigListen;
 import io.lodestar.api.v1.PlainConfigPublish;
 import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
@@ -64,7 +65,8 @@ public final class HttpApi {
         InstanceRoutes instances = new InstanceRoutes(naming, udp);
         FastPaths fast = new FastPaths(metrics)
                 .add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs))
-                .add("POST", ConfigRoutes.PATH, new PlainConfigPublish(configs));
+                .add("POST", ConfigRoutes.PATH, new PlainConfigPublish(configs))
+                .add("POST", ListenerRoutes.PATH, new PlainConfigListen(listeners));
         instances.addFastPaths(fast);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {

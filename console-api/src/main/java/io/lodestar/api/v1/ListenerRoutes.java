@@ -18,7 +18,8 @@ import java.util.List;
  * A held poll is an async request: Jetty's thread is released until the registry answers.
  */
 public final class ListenerRoutes {
-    private static final String PATH = "/nacos/v1/cs/configs/listener";
+    public static final String PATH = "/nacos/v1/cs/configs/listener";
+    static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
     private static final String HELD_PATH = "/lodestar/v1/config/listeners";
     static final String TIMEOUT_HEADER = "Long-Pulling-Timeout";
     static final String NO_HANGUP_HEADER = "Long-Pulling-Timeout-No-Hangup";
@@ -34,17 +35,21 @@ public final class ListenerRoutes {
     private static void listen(Context ctx, LongPollRegistry registry) {
         List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(Params.get(ctx, ListeningConfigs.FIELD)));
         String timeoutHeader = ctx.header(TIMEOUT_HEADER);
-        // without the header Nacos answers at once (short polling), as with No-Hangup
-        boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(ctx.header(NO_HANGUP_HEADER));
+        boolean noHangup = noHangup(timeoutHeader, ctx.header(NO_HANGUP_HEADER));
         long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
         ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
         // the socket's address decides which gray release the client is served; never a header
         ctx.future(() -> registry.poll(entries, ctx.ip(), timeout, noHangup)
-                .thenAccept(changed -> ctx.contentType("text/plain;charset=UTF-8").result(body(changed))));
+                .thenAccept(changed -> ctx.contentType(CONTENT_TYPE).result(body(changed))));
+    }
+
+    /** Without the timeout header Nacos answers at once (short polling), as with No-Hangup. */
+    static boolean noHangup(String timeoutHeader, String noHangupHeader) {
+        return timeoutHeader == null || "true".equalsIgnoreCase(noHangupHeader);
     }
 
     /** Real Nacos URL-decodes the value once more after form decoding. */
-    private static String decodeAgain(String value) {
+    static String decodeAgain(String value) {
         if (value == null) {
             return null;
         }
@@ -55,7 +60,7 @@ public final class ListenerRoutes {
         }
     }
 
-    private static long timeout(String header) {
+    static long timeout(String header) {
         long ms;
         try {
             ms = Long.parseLong(header.trim());
