@@ -21,13 +21,15 @@ usage: console-api/bench/vs-nacos.sh --nacos-start CMD [options]
   --lodestar-runs N    runs against Lodestar (default 3; the median counts)
   --seconds N          recorded seconds per scenario (default 10)
   --bench DIR          where wrk-bench.sh and NacosBench.java are (default ../shared/bench)
+  --lodestar-gc-log F  also log Lodestar's collections and heap sizes to F (-Xlog:gc, which
+                       changes nothing else), to see what its heap did when RSS was read
 Lodestar uses ports 8848, 7848 and 8853, which must be free. Its data dir is a fresh temp dir.
 EOF
 }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 nacos_start= nacos_addr=127.0.0.1:18848 jar=$root/console-api/target/lodestar.jar
-nacos_runs=2 lodestar_runs=3 seconds=10 bench=$root/../shared/bench
+nacos_runs=2 lodestar_runs=3 seconds=10 bench=$root/../shared/bench gc_log=
 while [[ $# -gt 0 ]]; do
     case $1 in
         --nacos-start) nacos_start=$2; shift 2 ;;
@@ -37,6 +39,7 @@ while [[ $# -gt 0 ]]; do
         --lodestar-runs) lodestar_runs=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --bench) bench=$2; shift 2 ;;
+        --lodestar-gc-log) gc_log=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -114,7 +117,8 @@ measure() {
 start nacos "$nacos_addr" $nacos_start
 measure nacos "$nacos_addr" "$nacos_runs"
 stop
-start lodestar 127.0.0.1:8848 java -Xmx512m -jar "$jar" server --auth off --data-dir "$work/lodestar-data"
+start lodestar 127.0.0.1:8848 java -Xmx512m ${gc_log:+"-Xlog:gc:file=$gc_log:uptime"} -jar "$jar" server --auth off \
+    --data-dir "$work/lodestar-data"
 measure lodestar 127.0.0.1:8848 "$lodestar_runs"
 stop
 
