@@ -10,9 +10,7 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
@@ -44,7 +42,6 @@ final class HeapReturn {
     /** Above the quarter itself: G1's rule compares capacity with it strictly, in whole regions. */
     private static final long FLOOR_MARGIN_BYTES = 8L << 20;
     private static final AtomicBoolean ENABLED = new AtomicBoolean();
-    private static final AtomicLong COLLECTIONS_SEEN = new AtomicLong();
     private static volatile HeapReturn installed;
 
     private final HotSpotDiagnosticMXBean vm;
@@ -79,7 +76,7 @@ final class HeapReturn {
             long initial = Long.parseLong(vm.getVMOption("InitialHeapSize").getValue());
             long max = Runtime.getRuntime().maxMemory();
             HeapReturn sizing = new HeapReturn(vm, Math.min(initial / 4 + FLOOR_MARGIN_BYTES, max));
-            sizing.afterCollection(0); // no shrink at all until a collection tells what is live
+            sizing.setMaxFreePercent(99); // no shrink at all until a collection tells what is live
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter emitter) {
                     emitter.addNotificationListener(sizing::onNotification, null, null);
@@ -96,24 +93,22 @@ final class HeapReturn {
      * off finds the live set, then a second shrinks the heap to max(live / 0.7, floor). Left to
      * itself the heap keeps whatever size start-up's concurrent cycle chose: that cycle's ratio came
      * from a young collection, which counts garbage as used (175 MiB in one run, 115 in another).
-     * Two collections of a heap of start-up's size take some 10-30 ms.
+     * Two collections of a heap of start-up's size take some 10-30 ms. Notifications wait
+     * meanwhile: one of an earlier collection, delivered late, would otherwise set the ratio from
+     * its own used heap between the two (a test caught one: the heap shrank to 22 MiB).
      */
     static void settle() {
         HeapReturn sizing = installed;
         if (sizing == null) {
             return;
         }
-        sizing.afterCollection(0);
-        long seen = COLLECTIONS_SEEN.get();
-        System.gc();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        while (COLLECTIONS_SEEN.get() == seen) { // the notification comes from another thread
-            if (System.nanoTime() > deadline) {
-                return; // explicit collections disabled, or no notification: leave the heap as it is
-            }
-            Thread.onSpinWait();
+        synchronized (sizing) { // notifications wait: see above
+            sizing.setMaxFreePercent(maxFreePercent(0, sizing.floorBytes)); // no shrink: learn the live set
+            System.gc();
+            long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            sizing.setMaxFreePercent(maxFreePercent(live, sizing.floorBytes));
+            System.gc();
         }
-        System.gc();
     }
 
     /**
@@ -137,11 +132,13 @@ final class HeapReturn {
             }
         }
         afterCollection(used);
-        COLLECTIONS_SEEN.incrementAndGet();
     }
 
     private synchronized void afterCollection(long usedBytes) {
-        int percent = maxFreePercent(usedBytes, floorBytes);
+        setMaxFreePercent(maxFreePercent(usedBytes, floorBytes));
+    }
+
+    private synchronized void setMaxFreePercent(int percent) {
         if (percent == lastPercent) {
             return;
         }
