@@ -76,7 +76,7 @@ final class HeapReturn {
             long initial = Long.parseLong(vm.getVMOption("InitialHeapSize").getValue());
             long max = Runtime.getRuntime().maxMemory();
             HeapReturn sizing = new HeapReturn(vm, Math.min(initial / 4 + FLOOR_MARGIN_BYTES, max));
-            sizing.setMaxFreePercent(99); // no shrink at all until a collection tells what is live
+            sizing.setMaxFreePercent(maxFreePercent(0, sizing.floorBytes)); // no shrink until a collection tells what is live
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
                 if (gc instanceof NotificationEmitter emitter) {
                     emitter.addNotificationListener(sizing::onNotification, null, null);

@@ -12,6 +12,7 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code POST /nacos/v1/cs/configs/listener}: config long-polling as nacos-client 1.4.x speaks it.
@@ -20,6 +21,10 @@ import java.util.List;
 public final class ListenerRoutes {
     public static final String PATH = "/nacos/v1/cs/configs/listener";
     static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
+    static final String PRAGMA = "Pragma";
+    static final String NO_CACHE = "no-cache";
+    static final String CACHE_CONTROL = "Cache-Control";
+    static final String NO_STORE = "no-cache,no-store";
     private static final String HELD_PATH = "/lodestar/v1/config/listeners";
     static final String TIMEOUT_HEADER = "Long-Pulling-Timeout";
     static final String NO_HANGUP_HEADER = "Long-Pulling-Timeout-No-Hangup";
@@ -33,23 +38,29 @@ public final class ListenerRoutes {
     }
 
     private static void listen(Context ctx, LongPollRegistry registry) {
-        List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(Params.get(ctx, ListeningConfigs.FIELD)));
-        String timeoutHeader = ctx.header(TIMEOUT_HEADER);
-        boolean noHangup = noHangup(timeoutHeader, ctx.header(NO_HANGUP_HEADER));
-        long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
-        ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
         // the socket's address decides which gray release the client is served; never a header
-        ctx.future(() -> registry.poll(entries, ctx.ip(), timeout, noHangup)
-                .thenAccept(changed -> ctx.contentType(CONTENT_TYPE).result(body(changed))));
+        CompletableFuture<String> answer = poll(registry, Params.get(ctx, ListeningConfigs.FIELD),
+                ctx.header(TIMEOUT_HEADER), ctx.header(NO_HANGUP_HEADER), ctx.ip());
+        ctx.header(PRAGMA, NO_CACHE).header(CACHE_CONTROL, NO_STORE);
+        ctx.future(() -> answer.thenAccept(body -> ctx.contentType(CONTENT_TYPE).result(body)));
     }
 
-    /** Without the timeout header Nacos answers at once (short polling), as with No-Hangup. */
-    static boolean noHangup(String timeoutHeader, String noHangupHeader) {
-        return timeoutHeader == null || "true".equalsIgnoreCase(noHangupHeader);
+    /**
+     * Reads one poll as Nacos does and hands it to {@code registry}: the answer's body once it
+     * completes. Bad input throws {@link InvalidRequestException} before anything is held; shared
+     * with {@link PlainConfigListen}.
+     */
+    static CompletableFuture<String> poll(LongPollRegistry registry, String listeningConfigs, String timeoutHeader,
+                                          String noHangupHeader, String clientIp) {
+        List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(listeningConfigs));
+        // without the timeout header Nacos answers at once (short polling), as with No-Hangup
+        boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(noHangupHeader);
+        long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
+        return registry.poll(entries, clientIp, timeout, noHangup).thenApply(ListenerRoutes::body);
     }
 
     /** Real Nacos URL-decodes the value once more after form decoding. */
-    static String decodeAgain(String value) {
+    private static String decodeAgain(String value) {
         if (value == null) {
             return null;
         }
@@ -60,7 +71,7 @@ public final class ListenerRoutes {
         }
     }
 
-    static long timeout(String header) {
+    private static long timeout(String header) {
         long ms;
         try {
             ms = Long.parseLong(header.trim());

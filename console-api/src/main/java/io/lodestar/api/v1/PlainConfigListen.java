@@ -2,11 +2,8 @@ package io.lodestar.api.v1;
 
 import io.lodestar.api.http.FastExchange;
 import io.lodestar.api.http.FastPaths;
-import io.lodestar.config.ConfigKey;
 import io.lodestar.config.listen.ListeningConfigs;
-import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -31,20 +28,17 @@ public final class PlainConfigListen implements FastPaths.Route {
         if (!LISTEN_PARAMS.containsAll(exchange.names())) {
             return false;
         }
-        CompletableFuture<List<ConfigKey>> changed;
+        CompletableFuture<String> answer;
         try {
-            List<ListeningEntry> entries = ListeningConfigs.parse(
-                    ListenerRoutes.decodeAgain(exchange.params().get(ListeningConfigs.FIELD)));
-            String timeoutHeader = exchange.header(ListenerRoutes.TIMEOUT_HEADER);
-            boolean noHangup = ListenerRoutes.noHangup(timeoutHeader, exchange.header(ListenerRoutes.NO_HANGUP_HEADER));
-            long timeout = timeoutHeader == null ? 0 : ListenerRoutes.timeout(timeoutHeader);
-            changed = registry.poll(entries, exchange.remoteAddr(), timeout, noHangup);
+            answer = ListenerRoutes.poll(registry, exchange.params().get(ListeningConfigs.FIELD),
+                    exchange.header(ListenerRoutes.TIMEOUT_HEADER), exchange.header(ListenerRoutes.NO_HANGUP_HEADER),
+                    exchange.remoteAddr());
         } catch (RuntimeException refused) {
             return false;
         }
-        exchange.response().setHeader("Pragma", "no-cache");
-        exchange.response().setHeader("Cache-Control", "no-cache,no-store");
-        exchange.textWhenDone(ListenerRoutes.CONTENT_TYPE, changed.thenApply(ListenerRoutes::body));
+        exchange.response().setHeader(ListenerRoutes.PRAGMA, ListenerRoutes.NO_CACHE);
+        exchange.response().setHeader(ListenerRoutes.CACHE_CONTROL, ListenerRoutes.NO_STORE);
+        exchange.textWhenDone(ListenerRoutes.CONTENT_TYPE, answer);
         return true;
     }
 }
