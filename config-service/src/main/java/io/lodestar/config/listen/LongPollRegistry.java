@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * <p>A client listed in a config's gray release (beta) compares against the beta's MD5, everyone
  * else against the stable config's; so a change of either keyspace wakes the polls it concerns.
  *
- * <p>Futures returned by {@link #poll} complete on the caller's thread (answer at once), on a
- * change-feed thread (a key changed) or on the registry's timer thread (timeout): dependent stages
- * must not block.
+ * <p>Futures returned by {@link #poll} complete on the caller's thread (answer at once), on the
+ * feed's publishing thread or a change-feed thread (a key changed) or on the registry's timer
+ * thread (timeout, or a change to a key with many polls): dependent stages must not block.
  */
 public final class LongPollRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LongPollRegistry.class);
@@ -47,6 +48,11 @@ public final class LongPollRegistry implements AutoCloseable {
     static final long HOLD_MARGIN_MS = 500;
     /** Feed events buffered for the registry before it falls back to rechecking every held poll. */
     static final int FEED_CAPACITY = 65_536;
+    /**
+     * Held polls of one key answered on the feed's publishing thread; more are answered on the
+     * timer thread, since that thread answers the change's writers only once they are done.
+     */
+    static final int DIRECT_ANSWERS = 64;
 
     private final ConfigService configs;
     private final long minHoldMs;
@@ -185,6 +191,18 @@ public final class LongPollRegistry implements AutoCloseable {
         if (polls == null || polls.isEmpty()) {
             return;
         }
+        if (polls.size() <= DIRECT_ANSWERS) {
+            answerStale(key, polls);
+            return;
+        }
+        try {
+            timer.execute(() -> answerStale(key, polls));
+        } catch (RejectedExecutionException e) {
+            // closed: every held poll was answered
+        }
+    }
+
+    private void answerStale(ConfigKey key, Set<HeldPoll> polls) {
         Current current = current(key);
         for (HeldPoll p : List.copyOf(polls)) {
             if (!current.md5For(p.clientIp).equals(p.md5s.get(key))) {
@@ -237,6 +255,11 @@ public final class LongPollRegistry implements AutoCloseable {
         @Override
         public boolean hears(String keyspace) {
             return ConfigKeyspaces.CONFIG.equals(keyspace) || ConfigKeyspaces.BETA.equals(keyspace);
+        }
+
+        @Override
+        public boolean direct() {
+            return true; // a store read and a few answers; big fan-outs go to the timer thread
         }
 
         @Override

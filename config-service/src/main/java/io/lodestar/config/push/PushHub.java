@@ -380,6 +380,11 @@ public final class PushHub implements AutoCloseable {
         }
 
         @Override
+        public boolean direct() {
+            return true; // a store read and a queue offer per session: the senders write
+        }
+
+        @Override
         public void onChange(ChangeEvent event) {
             if (byKey.isEmpty()) {
                 return;

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Fans applied changes out to in-process listeners without blocking the publisher: each listener
  * has a bounded queue drained on a shared pool; a listener whose queue is full loses its queued
- * events and is told to resync from the first revision it missed.
+ * events and is told to resync from the first revision it missed. A {@linkplain
+ * ChangeListener#direct() direct} listener with nothing queued is called on the publishing thread.
  */
 public final class ChangeFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
@@ -38,7 +39,10 @@ public final class ChangeFeed implements AutoCloseable {
         return () -> subscribers.remove(s);
     }
 
-    /** Called after each commit, in commit order, from one thread at a time; never blocks on a listener. */
+    /**
+     * Called after each commit, in commit order, from one thread at a time; never blocks on a
+     * listener, but runs direct listeners' (cheap) reactions.
+     */
     public void publish(List<ChangeEvent> events) {
         if (events.isEmpty()) {
             return;
@@ -74,28 +78,49 @@ public final class ChangeFeed implements AutoCloseable {
         }
 
         void offer(List<ChangeEvent> events) {
+            List<ChangeEvent> here;
             synchronized (this) {
-                boolean heard = false;
-                for (ChangeEvent e : events) {
-                    if (!listener.hears(e.keyspace())) {
-                        continue;
-                    }
-                    heard = true;
-                    if (resyncFrom >= 0) {
-                        // already behind: the resync covers this event too
-                        continue;
-                    }
-                    if (queue.size() >= capacity) {
-                        resyncFrom = queue.isEmpty() ? e.revision() : queue.peekFirst().revision();
-                        queue.clear();
-                        continue;
-                    }
-                    queue.addLast(e);
+                if (!enqueue(events)) {
+                    return;
                 }
-                if (heard) {
+                if (!listener.direct() || scheduled || resyncFrom >= 0) {
                     schedule();
+                    return;
+                }
+                // claimed: no pool run starts while this thread delivers
+                scheduled = true;
+                here = new ArrayList<>(queue);
+                queue.clear();
+            }
+            deliver(here);
+            synchronized (this) {
+                scheduled = false;
+                if (resyncFrom >= 0 || !queue.isEmpty()) {
+                    schedule(); // a failure's resync, on a feed thread
                 }
             }
+        }
+
+        /** Queues what the listener hears of {@code events}; whether it hears any. Holds the lock. */
+        private boolean enqueue(List<ChangeEvent> events) {
+            boolean heard = false;
+            for (ChangeEvent e : events) {
+                if (!listener.hears(e.keyspace())) {
+                    continue;
+                }
+                heard = true;
+                if (resyncFrom >= 0) {
+                    // already behind: the resync covers this event too
+                    continue;
+                }
+                if (queue.size() >= capacity) {
+                    resyncFrom = queue.isEmpty() ? e.revision() : queue.peekFirst().revision();
+                    queue.clear();
+                    continue;
+                }
+                queue.addLast(e);
+            }
+            return heard;
         }
 
         void overflow(long fromRevision) {
@@ -140,17 +165,21 @@ public final class ChangeFeed implements AutoCloseable {
                         LOG.error("change listener {} failed to resync from {}", listener, resync, e);
                     }
                 }
-                for (ChangeEvent e : batch) {
-                    try {
-                        listener.onChange(e);
-                    } catch (RuntimeException | Error ex) {
-                        // an Error too: letting it escape would leave this listener scheduled
-                        // forever and deaf from then on
-                        LOG.error("change listener {} failed at revision {}; it is told to resync",
-                                listener, e.revision(), ex);
-                        overflow(e.revision());
-                        break;
-                    }
+                deliver(batch);
+            }
+        }
+
+        private void deliver(List<ChangeEvent> batch) {
+            for (ChangeEvent e : batch) {
+                try {
+                    listener.onChange(e);
+                } catch (RuntimeException | Error ex) {
+                    // an Error too: letting it escape would leave this listener scheduled
+                    // forever and deaf from then on
+                    LOG.error("change listener {} failed at revision {}; it is told to resync",
+                            listener, e.revision(), ex);
+                    overflow(e.revision());
+                    return;
                 }
             }
         }

@@ -1,8 +1,9 @@
 package io.lodestar.kv.feed;
 
 /**
- * Receives the change feed of one node. Called from a feed thread, never from the state machine's
- * apply thread, and never concurrently for one listener; events arrive in revision order.
+ * Receives the change feed of one node. Called from a feed thread (a {@link #direct()} listener's
+ * changes mostly from the thread that publishes them), never from the state machine's apply
+ * thread, and never concurrently for one listener; events arrive in revision order.
  */
 public interface ChangeListener {
     void onChange(ChangeEvent event);
@@ -14,6 +15,18 @@ public interface ChangeListener {
      */
     default boolean hears(String keyspace) {
         return true;
+    }
+
+    /**
+     * Whether {@link #onChange} is cheap and never blocks, so the feed may call it on the thread
+     * that publishes the change, the one that then answers the change's writers, whenever nothing
+     * is queued for this listener: a thread wake fewer between a commit and what the listener does
+     * with it (on 2 cores a wake waits up to a scheduler tick, 4 ms, behind a busy thread). Such a
+     * listener hands large work, e.g. answering thousands of clients, to a thread of its own.
+     * Resyncs always run on a feed thread.
+     */
+    default boolean direct() {
+        return false;
     }
 
     /**

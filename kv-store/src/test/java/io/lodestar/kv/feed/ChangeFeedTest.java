@@ -261,6 +261,78 @@ class ChangeFeedTest {
         assertFalse(overlapped.get(), "two feed threads were inside one listener at once");
     }
 
+    @Test
+    void aDirectListenerHearsOnThePublishersThreadInOrder() {
+        Recorder direct = new DirectRecorder();
+        Recorder queued = new Recorder();
+        feed.subscribe(direct, 1000);
+        feed.subscribe(queued, 1000);
+
+        for (long r = 1; r <= 100; r++) {
+            feed.publish(List.of(event(r)));
+            assertEquals(List.of(Seen.change(r)), List.copyOf(direct.seen), "not heard before publish returned");
+            direct.seen.clear();
+        }
+
+        assertEquals(Set.of(Thread.currentThread()), direct.threads);
+        assertEquals(changes(1, 100), queued.await(100));
+        assertFalse(queued.threads.contains(Thread.currentThread()), "a queued listener called by the publisher");
+    }
+
+    @Test
+    void aDirectListenerThatThrowsResyncsOnAFeedThreadThenHearsDirectlyAgain() {
+        AtomicBoolean thrown = new AtomicBoolean();
+        Recorder flaky = new DirectRecorder() {
+            @Override
+            public void onChange(ChangeEvent event) {
+                if (event.revision() == 3 && thrown.compareAndSet(false, true)) {
+                    throw new IllegalStateException("listener bug at revision 3");
+                }
+                super.onChange(event);
+            }
+        };
+        feed.subscribe(flaky, 100);
+
+        feed.publish(List.of(event(1), event(2), event(3), event(4), event(5)));
+        List<Seen> untilResync = flaky.awaitUntil(Seen::isResync);
+        feed.publish(List.of(event(6)));
+        feed.publish(List.of(event(7)));
+        List<Seen> afterResync = flaky.awaitUntil(s -> s.equals(Seen.change(7)));
+
+        assertResyncCoversTheGap(untilResync, afterResync, 7);
+        assertEquals(2, flaky.threads.size(), "the resync on a feed thread, the rest on the publisher's");
+        assertTrue(flaky.threads.contains(Thread.currentThread()));
+    }
+
+    @Test
+    void eventsForADirectListenerBusyResyncingWaitBehindTheResyncWithoutBlockingPublish() {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = latchReleasedAfterTest();
+        Recorder resyncing = new DirectRecorder() {
+            @Override
+            public void onResync(long fromRevision) {
+                entered.countDown();
+                awaitQuietly(release);
+                super.onResync(fromRevision);
+            }
+        };
+        feed.subscribe(resyncing, 100);
+        feed.resyncAll(1);
+        awaitLatch(entered, "the resync to start");
+
+        assertTimeoutPreemptively(Duration.ofSeconds(DEADLINE_SECONDS), () -> {
+            for (long r = 1; r <= 10; r++) {
+                feed.publish(List.of(event(r)));
+            }
+        }, "publish blocked on a listener busy resyncing");
+        assertTrue(resyncing.seen.isEmpty(), "heard during its resync: " + resyncing.seen);
+        release.countDown();
+
+        List<Seen> seen = resyncing.await(11);
+        assertEquals(Seen.resync(1), seen.get(0));
+        assertEquals(changes(1, 10), seen.subList(1, 11));
+    }
+
     // --- helpers ---
 
     /** What a listener saw: a change at a revision, or a resync from one. */
@@ -302,6 +374,13 @@ class ChangeFeedTest {
         assertEquals(changes(1, 101), all.await(101));
         assertEquals(List.of(Seen.change(101)), namingOnly.await(1), "no config event, and no resync");
         assertNull(namingOnly.seen.poll(), "nothing after it");
+    }
+
+    static class DirectRecorder extends Recorder {
+        @Override
+        public boolean direct() {
+            return true;
+        }
     }
 
     static class Recorder implements ChangeListener {
