@@ -120,25 +120,7 @@ class ChangeFeedTest {
 
     @Test
     void listenerThatThrowsIsToldToResyncAndKeepsGettingLaterEvents() {
-        AtomicBoolean thrown = new AtomicBoolean();
-        Recorder flaky = new Recorder() {
-            @Override
-            public void onChange(ChangeEvent event) {
-                if (event.revision() == 3 && thrown.compareAndSet(false, true)) {
-                    throw new IllegalStateException("listener bug at revision 3");
-                }
-                super.onChange(event);
-            }
-        };
-        feed.subscribe(flaky, 100);
-
-        feed.publish(List.of(event(1), event(2), event(3), event(4), event(5)));
-        List<Seen> untilResync = flaky.awaitUntil(Seen::isResync);
-        feed.publish(List.of(event(6)));
-        feed.publish(List.of(event(7)));
-        List<Seen> afterResync = flaky.awaitUntil(s -> s.equals(Seen.change(7)));
-
-        assertResyncCoversTheGap(untilResync, afterResync, 7);
+        assertAFailureAtRevision3IsResyncedAndLaterEventsArrive(new FailingOnceAt3(false));
     }
 
     @Test
@@ -281,18 +263,15 @@ class ChangeFeedTest {
 
     @Test
     void aDirectListenerThatThrowsResyncsOnAFeedThreadThenHearsDirectlyAgain() {
-        AtomicBoolean thrown = new AtomicBoolean();
-        Recorder flaky = new DirectRecorder() {
-            @Override
-            public void onChange(ChangeEvent event) {
-                if (event.revision() == 3 && thrown.compareAndSet(false, true)) {
-                    throw new IllegalStateException("listener bug at revision 3");
-                }
-                super.onChange(event);
-            }
-        };
-        feed.subscribe(flaky, 100);
+        Recorder flaky = new FailingOnceAt3(true);
+        assertAFailureAtRevision3IsResyncedAndLaterEventsArrive(flaky);
+        assertEquals(2, flaky.threads.size(), "the resync on a feed thread, the rest on the publisher's");
+        assertTrue(flaky.threads.contains(Thread.currentThread()));
+    }
 
+    /** Publishes 1 to 5 (the listener throws at 3), then 6 and 7. */
+    private void assertAFailureAtRevision3IsResyncedAndLaterEventsArrive(Recorder flaky) {
+        feed.subscribe(flaky, 100);
         feed.publish(List.of(event(1), event(2), event(3), event(4), event(5)));
         List<Seen> untilResync = flaky.awaitUntil(Seen::isResync);
         feed.publish(List.of(event(6)));
@@ -300,8 +279,6 @@ class ChangeFeedTest {
         List<Seen> afterResync = flaky.awaitUntil(s -> s.equals(Seen.change(7)));
 
         assertResyncCoversTheGap(untilResync, afterResync, 7);
-        assertEquals(2, flaky.threads.size(), "the resync on a feed thread, the rest on the publisher's");
-        assertTrue(flaky.threads.contains(Thread.currentThread()));
     }
 
     @Test
@@ -380,6 +357,29 @@ class ChangeFeedTest {
         @Override
         public boolean direct() {
             return true;
+        }
+    }
+
+    /** Throws the first time it is given revision 3. */
+    static class FailingOnceAt3 extends Recorder {
+        private final boolean direct;
+        private final AtomicBoolean thrown = new AtomicBoolean();
+
+        FailingOnceAt3(boolean direct) {
+            this.direct = direct;
+        }
+
+        @Override
+        public boolean direct() {
+            return direct;
+        }
+
+        @Override
+        public void onChange(ChangeEvent event) {
+            if (event.revision() == 3 && thrown.compareAndSet(false, true)) {
+                throw new IllegalStateException("listener bug at revision 3");
+            }
+            super.onChange(event);
         }
     }
 
