@@ -58,7 +58,6 @@ final class HeapReturn {
     private final long floorBytes;
     private final Set<String> heapPools;
     private final AtomicBoolean settling = new AtomicBoolean();
-    private int lastPercent = -1;
 
     private HeapReturn(HotSpotDiagnosticMXBean vm, long floorBytes) {
         this.vm = vm;
@@ -174,13 +173,10 @@ final class HeapReturn {
         t.start();
     }
 
-    private synchronized void setMaxFreePercent(int percent) {
-        if (percent == lastPercent) {
-            return;
-        }
+    /** Called at start-up, before any notification can arrive, and under {@link #resize()}'s lock. */
+    private void setMaxFreePercent(int percent) {
         try {
             vm.setVMOption("MaxHeapFreeRatio", Integer.toString(percent));
-            lastPercent = percent;
         } catch (RuntimeException e) {
             LOG.debug("cannot set MaxHeapFreeRatio {}: {}", percent, e.toString());
         }

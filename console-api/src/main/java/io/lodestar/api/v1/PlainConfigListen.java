@@ -4,6 +4,7 @@ import io.lodestar.api.http.FastExchange;
 import io.lodestar.api.http.FastPaths;
 import io.lodestar.config.listen.ListeningConfigs;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.kv.InvalidRequestException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,8 +34,8 @@ public final class PlainConfigListen implements FastPaths.Route {
             answer = ListenerRoutes.poll(registry, exchange.params().get(ListeningConfigs.FIELD),
                     exchange.header(ListenerRoutes.TIMEOUT_HEADER), exchange.header(ListenerRoutes.NO_HANGUP_HEADER),
                     exchange.remoteAddr());
-        } catch (RuntimeException refused) {
-            return false;
+        } catch (InvalidRequestException refused) {
+            return false; // the route answers it, naming the problem
         }
         exchange.response().setHeader(ListenerRoutes.PRAGMA, ListenerRoutes.NO_CACHE);
         exchange.response().setHeader(ListenerRoutes.CACHE_CONTROL, ListenerRoutes.NO_STORE);
