@@ -14,7 +14,6 @@ import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
 import com.alipay.sofa.jraft.util.StorageOptionsFactory;
-import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import io.lodestar.kv.InvalidRequestException;
@@ -198,7 +197,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         options.setRaftOptions(raftOptions);
 
         RpcServer rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
-        RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
+        RaftRequestProcessors.register(rpcServer, GROUP);
         ForwardServer.register(rpcServer, config.clusterSecret(), this, peerHandlers);
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);
