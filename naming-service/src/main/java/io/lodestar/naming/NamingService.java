@@ -96,6 +96,7 @@ public final class NamingService implements AutoCloseable {
     private final Distro distro;
     private final PersistentInstances persistent;
     private final ServiceRecords records;
+    private final PersistentFeed persistentFeed;
     private final AutoCloseable feedSubscription;
 
     /** A registry with the default options and the system clock, its heartbeat monitor running. */
@@ -125,7 +126,8 @@ public final class NamingService implements AutoCloseable {
         this.distro = new Distro(store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally,
                 options.distro()).start();
         this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible);
-        this.feedSubscription = store.subscribe(new PersistentFeed(store, notifier::changed), FEED_CAPACITY);
+        this.persistentFeed = new PersistentFeed(store, notifier::changed);
+        this.feedSubscription = store.subscribe(persistentFeed, FEED_CAPACITY);
         if (scheduleHeartbeatChecks) {
             monitor.start();
         }
@@ -450,6 +452,14 @@ public final class NamingService implements AutoCloseable {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         return persistent.modify(service, address, i -> i.withHealthy(healthy))
                 .thenApply(edit -> edit.map(PersistentInstances.Edit::changed).orElse(false));
+    }
+
+    /**
+     * Changes whenever this node's persistent instances or service specs may have changed: a
+     * reader of {@link #persistentInstances()} need not read again while it stays the same.
+     */
+    public long persistentVersion() {
+        return persistentFeed.version();
     }
 
     /**

@@ -173,20 +173,29 @@ public final class LodestarServer implements AutoCloseable {
         return server;
     }
 
-    private String lastRole = "";
+    private RoleLine lastRole;
 
-    /** Logs each change of this node's role and readiness, so an operator sees it without polling. */
+    private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
+        @Override
+        public String toString() {
+            return "role " + role + ", leader " + leader + ", term " + term + (ready ? ", ready" : ", not ready: " + reason);
+        }
+    }
+
+    /**
+     * Logs each change of this node's role and readiness, so an operator sees it without polling.
+     * Four times a second, so from state held in memory only: no store read, no member list.
+     */
     private void logRoleChanges() {
         try {
-            var view = store.cluster();
+            var status = store.status();
             Readiness r = store.readiness();
-            String role = view.members().stream().filter(m -> m.address().equals(view.self()))
-                    .map(m -> m.state().name()).findFirst().orElse("UNKNOWN");
-            String line = "role " + role + ", leader " + view.leader() + ", term " + view.term()
-                    + (r.ready() ? ", ready" : ", not ready: " + r.reason());
+            String self = store.self();
+            RoleLine line = new RoleLine(status.state(), "LEADER".equals(status.state()) ? self : status.leader(),
+                    status.term(), r.ready(), r.ready() ? null : r.reason());
             if (!line.equals(lastRole)) {
                 lastRole = line;
-                LOG.info("node {}: {}", view.self(), line);
+                LOG.info("node {}: {}", self, line);
             }
         } catch (RuntimeException e) {
             LOG.debug("role check failed", e);

@@ -413,6 +413,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         return leader == null || leader.isEmpty() || leader.equals(self) ? null : leader.getEndpoint().toString();
     }
 
+    /** This node's Raft address, host:port, as its peers name it. */
+    public String self() {
+        return config.self();
+    }
+
     @Override
     public NodeStatus status() {
         if (members == null) {

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the {@link HealthChecker} over the registry's persistent instances: the probe targets are
  * the stored instances with their cluster's checker settings (re-read at most once per {@code
- * refresh}, so a tick costs no store scan), and a flip is written through Raft with {@link
+ * refresh}, and only when the store's change feed says they may have changed: a tick costs no
+ * store scan, and an idle registry none at all, even when deleted instances' tombstones make a
+ * scan slow), and a flip is written through Raft with {@link
  * NamingService#setPersistentHealth} (idempotent: a repeated flip writes nothing). The checker
  * probes only while {@code isLeader} holds, so one node probes and the group agrees on the result.
  */
@@ -34,6 +37,8 @@ public final class PersistentHealthChecks implements AutoCloseable {
     private final HealthChecker checker;
     private volatile List<ProbeTarget> targets = List.of();
     private volatile long readAtNanos;
+    private volatile long readVersion = -1;
+    private final AtomicLong reads = new AtomicLong();
 
     private PersistentHealthChecks(NamingService naming, BooleanSupplier isLeader, Duration refresh, Duration tick,
                                    Duration probeInterval) {
@@ -45,7 +50,7 @@ public final class PersistentHealthChecks implements AutoCloseable {
 
     /**
      * Starts probing every {@value ProbeSettings#DEFAULT_INTERVAL_MS} ms with the checker's default
-     * tick, re-reading the instances every second.
+     * tick, re-reading the instances at most once a second, when they changed.
      */
     public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader) {
         return start(naming, isLeader, Duration.ofSeconds(1), HealthChecker.DEFAULT_TICK,
@@ -61,7 +66,9 @@ public final class PersistentHealthChecks implements AutoCloseable {
 
     private Collection<ProbeTarget> current() {
         long now = System.nanoTime();
-        if (now - readAtNanos >= refresh.toNanos()) {
+        long version = naming.persistentVersion(); // before the scan: a change during it reads again
+        if (version != readVersion && now - readAtNanos >= refresh.toNanos()) {
+            reads.incrementAndGet();
             List<ProbeTarget> fresh = new ArrayList<>();
             for (PersistentInstance p : naming.persistentInstances()) {
                 Instance i = p.instance();
@@ -72,8 +79,19 @@ public final class PersistentHealthChecks implements AutoCloseable {
             }
             targets = fresh;
             readAtNanos = now;
+            readVersion = version;
         }
         return targets;
+    }
+
+    /** How often the instances were read from the store (for tests). */
+    long targetReads() {
+        return reads.get();
+    }
+
+    /** Probes started so far (for tests). */
+    long probesStarted() {
+        return checker.probesStarted();
     }
 
     private void flip(String id, boolean healthy) {
@@ -86,7 +104,8 @@ public final class PersistentHealthChecks implements AutoCloseable {
             } else if (changed) {
                 LOG.info("{}:{} in {} (cluster {}) is now {}", f[4], f[5], service.groupedName(), f[3],
                         healthy ? "healthy" : "unhealthy");
-                readAtNanos = 0; // the next tick sees the stored flag
+                readVersion = -1; // the next tick sees the stored flag
+                readAtNanos = 0;
             }
         });
     }

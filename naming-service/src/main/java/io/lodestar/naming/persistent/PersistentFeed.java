@@ -7,6 +7,7 @@ import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.model.ServiceKey;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,7 @@ public final class PersistentFeed implements ChangeListener {
     private final Consumer<ServiceKey> changed;
     /** Services heard of since the last resync; touched on the feed thread only (one call at a time). */
     private Set<ServiceKey> seen = new LinkedHashSet<>();
+    private final AtomicLong version = new AtomicLong();
 
     public PersistentFeed(KvStore store, Consumer<ServiceKey> changed) {
         this.store = store;
@@ -49,6 +51,7 @@ public final class PersistentFeed implements ChangeListener {
             return;
         }
         seen.add(service);
+        version.incrementAndGet();
         changed.accept(service);
     }
 
@@ -67,7 +70,16 @@ public final class PersistentFeed implements ChangeListener {
         Set<ServiceKey> report = new LinkedHashSet<>(seen);
         report.addAll(services);
         seen = services;
+        version.incrementAndGet();
         LOG.info("naming change feed resynced from revision {}: reporting {} services as changed", fromRevision, report.size());
         report.forEach(changed);
+    }
+
+    /**
+     * Changes with every event and resync this feed has heard: while it stays the same, this
+     * node's persistent instances and service specs are as they were when it was last read.
+     */
+    public long version() {
+        return version.get();
     }
 }

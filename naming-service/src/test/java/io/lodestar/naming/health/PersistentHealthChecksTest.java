@@ -59,6 +59,35 @@ class PersistentHealthChecksTest {
         }
     }
 
+    @Test
+    void theInstancesAreReadFromTheStoreAgainOnlyAfterTheyChanged() throws Exception {
+        ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "idle");
+        try (RaftKvStore store = OneNodeStore.start(dir);
+             NamingService naming = new NamingService(store);
+             ServerSocket open = listen(0)) {
+            naming.register(service, new Instance(null, "127.0.0.1", open.getLocalPort(), 1, true, true, false, "DEFAULT",
+                    Map.of())).get(10, TimeUnit.SECONDS);
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, () -> true,
+                    Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
+                await("a first probe", () -> checks.probesStarted() >= 1);
+                long reads = checks.targetReads();
+                long probes = checks.probesStarted();
+                // five probe intervals, ten refresh periods, nothing changed: no read
+                await("five more probes", () -> checks.probesStarted() >= probes + 5);
+                assertEquals(reads, checks.targetReads(), "reads of an unchanged registry");
+
+                ServerSocket closed = listen(0);
+                int port = closed.getLocalPort();
+                closed.close();
+                naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
+                        .get(10, TimeUnit.SECONDS);
+                await("the new instance read and probed", () -> naming.instance(service, "DEFAULT", "127.0.0.1", port)
+                        .map(i -> !i.healthy()).orElse(false));
+                assertTrue(checks.targetReads() > reads, "read again after the registration");
+            }
+        }
+    }
+
     private static ServerSocket listen(int port) throws Exception {
         ServerSocket s = new ServerSocket();
         s.setReuseAddress(true);
