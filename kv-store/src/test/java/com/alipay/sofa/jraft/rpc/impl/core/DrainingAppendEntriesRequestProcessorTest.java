@@ -81,7 +81,7 @@ class DrainingAppendEntriesRequestProcessorTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (closer.getState() != Thread.State.TIMED_WAITING) {
             assertTrue(System.nanoTime() < deadline, "the close never waited for the busy worker: " + closer.getState());
-            Thread.onSpinWait();
+            Thread.sleep(1); // polling the closer's state, bounded by the deadline above
         }
 
         // While the close waits for that worker, a new leader's first AppendEntries gets its context.
