@@ -72,6 +72,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private static final Logger LOG = LoggerFactory.getLogger(RaftKvStore.class);
     static final String GROUP = "lodestar";
     private static final long RETRY_DELAY_MS = 25;
+    /** How late past its timeout a request may fail: the period of the deadline sweep while it runs. */
+    private static final long DEADLINE_SWEEP_MS = 50;
 
     private final KvStoreConfig config;
     private final PeerId self;
@@ -114,10 +116,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.deadlines = new Deadlines(config.requestTimeoutMs(),
-                () -> new WriteOutcomeUnknownException("not committed within " + config.requestTimeoutMs() + " ms"));
+                () -> new WriteOutcomeUnknownException("not committed within " + config.requestTimeoutMs() + " ms"),
+                scheduler, DEADLINE_SWEEP_MS);
         this.readDeadlines = new Deadlines(config.requestTimeoutMs(),
                 () -> new NoLeaderException("linearizable read not confirmed by a leader within "
-                        + config.requestTimeoutMs() + " ms"));
+                        + config.requestTimeoutMs() + " ms"),
+                scheduler, DEADLINE_SWEEP_MS);
         this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
         this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
         this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
@@ -241,10 +245,6 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
         scheduler.scheduleWithFixedDelay(this::tick, 0, 200, TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(() -> {
-            deadlines.expire();
-            readDeadlines.expire();
-        }, 50, 50, TimeUnit.MILLISECONDS);
         LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
     }
 
