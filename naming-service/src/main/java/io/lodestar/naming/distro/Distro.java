@@ -21,8 +21,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +45,8 @@ import org.slf4j.LoggerFactory;
  *       standing in for an unreachable owner) are all kept where they touch different instances,
  *       and a removal is not undone by an older copy.</li>
  *   <li><b>Replication.</b> A node that changes a service's instances itself (a write, an expiry)
- *       sends its copy of the service to every live peer, batched every {@code syncDelay}. A peer
- *       merges it, and never sends it on.</li>
+ *       sends its copy of the service to every live peer, batched: a batch goes {@code syncDelay}
+ *       after its first change. A peer merges it, and never sends it on.</li>
  *   <li><b>Verification.</b> Every {@code verifyInterval} a node sends each peer the checksums of
  *       the services it owns; the peer answers with those it lacks or holds differently, which are
  *       then sent, and sends back its own copy of those it holds differently: both sides merge. A
@@ -79,6 +81,8 @@ public final class Distro implements AutoCloseable {
     private final LocalWrites local;
     private final Options options;
     private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
+    /** A sync is scheduled: set by the first change after a quiet spell, cleared by the sync that finds none left. */
+    private final AtomicBoolean syncArmed = new AtomicBoolean();
     private final Set<ServiceKey> ownedElsewhere = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "naming-distro");
@@ -114,7 +118,6 @@ public final class Distro implements AutoCloseable {
         channel.handle(VERIFY, (from, body) -> CompletableFuture.completedFuture(onVerify(from, body)));
         channel.handle(ALL, (from, body) -> CompletableFuture.completedFuture(
                 DistroCodec.encode(out -> DistroCodec.writeCopies(out, allCopies()))));
-        timer.scheduleWithFixedDelay(this::syncSafely, options.syncDelayMs(), options.syncDelayMs(), TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(),
                 TimeUnit.MILLISECONDS);
         // here, not on the timer: a node without peers must count as loaded (and age its instances) at once
@@ -224,10 +227,25 @@ public final class Distro implements AutoCloseable {
 
     // ------------------------------------------------------------------ replication
 
-    /** The registry changed {@code service}: queued for the peers unless the change was a copy from one. */
+    /**
+     * The registry changed {@code service}: queued for the peers unless the change was a copy from
+     * one. Changes are sent in batches, {@code syncDelayMs} after the first of a batch; no sync runs
+     * while nothing changes, so an idle node's timer sleeps.
+     */
     public void changed(ServiceKey service) {
         if (!INSTALLING.get()) {
             dirty.add(service);
+            if (!syncArmed.get() && syncArmed.compareAndSet(false, true)) {
+                scheduleSync();
+            }
+        }
+    }
+
+    private void scheduleSync() {
+        try {
+            timer.schedule(this::syncSafely, options.syncDelayMs(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed: nothing is sent any more
         }
     }
 
@@ -261,14 +279,17 @@ public final class Distro implements AutoCloseable {
 
     private void syncSafely() {
         try {
-            if (dirty.isEmpty()) {
-                return;
-            }
             List<ServiceKey> batch = List.copyOf(dirty);
             dirty.removeAll(batch);
             send(ring.peers(), batch);
         } catch (RuntimeException e) {
             LOG.warn("Distro sync failed; verification repairs it", e);
+        } finally {
+            syncArmed.set(false);
+            // a change after the batch was taken saw the sync armed and left itself to this one
+            if (!dirty.isEmpty() && syncArmed.compareAndSet(false, true)) {
+                scheduleSync();
+            }
         }
     }
 

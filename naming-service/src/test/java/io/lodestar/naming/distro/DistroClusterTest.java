@@ -406,6 +406,28 @@ class DistroClusterTest {
                         ? new ClusterView.Member(m.address(), m.httpAddress(), MemberState.UNREACHABLE) : m).toList());
     }
 
+    /**
+     * With verification a long way off, syncs alone carry every change to the peers: the first
+     * change after a quiet spell schedules the next sync, and none runs while nothing changes.
+     */
+    @Test
+    void syncsAloneCarryChangesToThePeersAfterEveryQuietSpell() throws Exception {
+        NamingOptions syncOnly = FAST.withDistro(new Distro.Options(50, 600_000, 2_000, 10_000));
+        for (int i = 0; i < 3; i++) {
+            naming[i] = new NamingService(stores[i], syncOnly, Clock.systemUTC());
+            int node = i;
+            await("node " + i + " to load its peers' instances", () -> naming[node].ephemeralLoaded());
+        }
+        for (int n = 0; n < 4; n++) {
+            // each change comes after the previous one's sync has run, so each has to arm a new one
+            ServiceKey s = service(100 + n);
+            naming[n % 3].register(s, instance("10.0.4." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            Set<String> expected = Set.of("10.0.4." + (n + 1));
+            await("change " + n + " on every node", () -> expected.equals(ips(naming[0], s))
+                    && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
+        }
+    }
+
     private static void await(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
