@@ -228,16 +228,19 @@ public final class Distro implements AutoCloseable {
     // ------------------------------------------------------------------ replication
 
     /**
-     * The registry changed {@code service}: queued for the peers unless the change was a copy from
-     * one. Changes are sent in batches, {@code syncDelayMs} after the first of a batch; no sync runs
-     * while nothing changes, so an idle node's timer sleeps.
+     * The registry changed {@code service}: queued for the live peers, unless the change was a copy
+     * from one or there is no live peer (verification brings a peer that comes back up to date, as
+     * it does when a sync is lost). Changes are sent in batches, {@code syncDelayMs} after the first
+     * of a batch; no sync runs while nothing changes, so an idle node's timer sleeps, and a
+     * standalone node never wakes it.
      */
     public void changed(ServiceKey service) {
-        if (!INSTALLING.get()) {
-            dirty.add(service);
-            if (!syncArmed.get() && syncArmed.compareAndSet(false, true)) {
-                scheduleSync();
-            }
+        if (INSTALLING.get() || ring.peers().isEmpty()) {
+            return;
+        }
+        dirty.add(service);
+        if (!syncArmed.get() && syncArmed.compareAndSet(false, true)) {
+            scheduleSync();
         }
     }
 
