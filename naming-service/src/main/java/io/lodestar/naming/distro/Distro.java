@@ -235,12 +235,22 @@ public final class Distro implements AutoCloseable {
      * standalone node never wakes it.
      */
     public void changed(ServiceKey service) {
-        if (INSTALLING.get() || ring.peers().isEmpty()) {
+        if (INSTALLING.get() || !hasLivePeer()) {
             return;
         }
         dirty.add(service);
         if (!syncArmed.get() && syncArmed.compareAndSet(false, true)) {
             scheduleSync();
+        }
+    }
+
+    /** Whether a live peer may want a sync; true when the member view cannot be read, so the sync decides. */
+    private boolean hasLivePeer() {
+        try {
+            return !ring.peers().isEmpty();
+        } catch (RuntimeException e) {
+            // the change is made already: its caller must not see this, and the sync catches it
+            return true;
         }
     }
 
