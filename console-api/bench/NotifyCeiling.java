@@ -34,10 +34,8 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
  * in the public namespace by dataId and group, and the long-poll with {@code Listening-Configs}.
  */
 public final class NotifyCeiling {
-    private record Held(AsyncContext async, String key) {}
-
     private final Map<String, String> contents = new ConcurrentHashMap<>();
-    private final Map<String, List<Held>> held = new java.util.HashMap<>(); // guarded by itself
+    private final Map<String, List<AsyncContext>> held = new java.util.HashMap<>(); // guarded by itself
 
     public static void main(String[] args) throws Exception {
         int port = 18848;
@@ -91,15 +89,20 @@ public final class NotifyCeiling {
         // dataId^2group^2md5^1 ... ; NacosBench listens to one key
         String[] entry = req.getParameter("Listening-Configs").split("\u0001")[0].split("\u0002");
         String key = entry[0] + '\u0002' + entry[1];
+        String content = contents.get(key);
+        if (content == null || !md5(content).equals(entry[2])) {
+            write(resp, 200, changedKey(key)); // stale already: answer at once
+            return;
+        }
         AsyncContext async = req.startAsync();
         async.setTimeout(Long.parseLong(req.getHeader("Long-Pulling-Timeout")));
         async.addListener(new AsyncListener() {
             @Override
             public void onTimeout(AsyncEvent e) throws IOException {
                 synchronized (held) {
-                    List<Held> waiting = held.get(key);
+                    List<AsyncContext> waiting = held.get(key);
                     if (waiting != null) {
-                        waiting.removeIf(h -> h.async() == async);
+                        waiting.remove(async);
                     }
                 }
                 write(resp, 200, ""); // nothing changed in time, as Nacos answers
@@ -111,27 +114,26 @@ public final class NotifyCeiling {
             @Override public void onStartAsync(AsyncEvent e) {}
         });
         synchronized (held) {
-            held.computeIfAbsent(key, k -> new ArrayList<>()).add(new Held(async, key));
-        }
-        String content = contents.get(key);
-        if (content == null || !md5(content).equals(entry[2])) {
-            answerHeld(key); // stale already: answer at once
+            held.computeIfAbsent(key, k -> new ArrayList<>()).add(async);
         }
     }
 
     private void answerHeld(String key) throws IOException {
-        List<Held> waiting;
+        List<AsyncContext> waiting;
         synchronized (held) {
             waiting = held.remove(key);
         }
         if (waiting == null) {
             return;
         }
-        for (Held h : waiting) {
-            write((HttpServletResponse) h.async().getResponse(), 200,
-                    URLEncoder.encode(h.key() + '\u0001', StandardCharsets.UTF_8));
-            h.async().complete();
+        for (AsyncContext async : waiting) {
+            write((HttpServletResponse) async.getResponse(), 200, changedKey(key));
+            async.complete();
         }
+    }
+
+    private static String changedKey(String key) {
+        return URLEncoder.encode(key + '\u0001', StandardCharsets.UTF_8);
     }
 
     private static void write(HttpServletResponse resp, int status, String body) throws IOException {
