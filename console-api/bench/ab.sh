@@ -56,7 +56,7 @@ for round in $(seq "$rounds"); do
     for build in $order; do
         jar=$a
         if [[ $build == B ]]; then jar=$b; fi
-        java -Xmx512m -jar "$jar" server --auth off --data-dir "$work/data-$build-$round" \
+        java -Xmx512m -jar "$jar" server --auth off --probe-allow 127.0.0.0/8 --data-dir "$work/data-$build-$round" \
             >"$work/server-$build-$round.log" 2>&1 &
         server=$!
         for _ in $(seq 600); do ready && break; sleep 0.05; done

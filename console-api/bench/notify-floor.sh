@@ -57,7 +57,7 @@ await() {
     exit 1
 }
 
-java -Xmx512m -jar "$jar" server --auth off --data-dir "$work/data" >"$work/lodestar.log" 2>&1 &
+java -Xmx512m -jar "$jar" server --auth off --probe-allow 127.0.0.0/8 --data-dir "$work/data" >"$work/lodestar.log" 2>&1 &
 pids+=($!)
 java -Xmx512m -cp "$jar" "$root/console-api/bench/NotifyCeiling.java" --port 18848 >"$work/ceiling.log" 2>&1 &
 pids+=($!)

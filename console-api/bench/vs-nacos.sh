@@ -117,7 +117,7 @@ measure() {
 start nacos "$nacos_addr" $nacos_start
 measure nacos "$nacos_addr" "$nacos_runs"
 stop
-start lodestar 127.0.0.1:8848 java -Xmx512m ${gc_log:+"-Xlog:gc:file=$gc_log:uptime"} -jar "$jar" server --auth off \
+start lodestar 127.0.0.1:8848 java -Xmx512m ${gc_log:+"-Xlog:gc:file=$gc_log:uptime"} -jar "$jar" server --auth off --probe-allow 127.0.0.0/8 \
     --data-dir "$work/lodestar-data"
 measure lodestar 127.0.0.1:8848 "$lodestar_runs"
 stop

@@ -129,7 +129,8 @@ class ContainerClusterIT {
                     .withEnv("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC")
                     .withExposedPorts(HTTP)
                     .withCommand("--auth", "off", "--host", alias, "--port", String.valueOf(HTTP),
-                            "--raft-port", String.valueOf(RAFT), "--peers", peers, "--cluster-secret", Servers.SECRET)
+                            "--raft-port", String.valueOf(RAFT), "--peers", peers, "--cluster-secret", Servers.SECRET,
+                            "--probe-allow", "127.0.0.0/8") // the container's own loopback only
                     .waitingFor(Wait.forLogMessage(".*Lodestar started in .*\\s", 1).withStartupTimeout(Duration.ofMinutes(3)));
             NODES.add(node);
         }
@@ -264,9 +265,9 @@ class ContainerClusterIT {
                     told.set(endpoints(e.getInstances()));
                 }
             });
-            provider.registerInstance("inventory", "10.2.0.1", 9090);
-            provider.registerInstance("inventory", "10.2.0.2", 9090);
-            Set<String> both = Set.of("10.2.0.1:9090", "10.2.0.2:9090");
+            provider.registerInstance("inventory", "127.2.0.1", 9090);
+            provider.registerInstance("inventory", "127.2.0.2", 9090);
+            Set<String> both = Set.of("127.2.0.1:9090", "127.2.0.2:9090");
             Await.until(Duration.ofSeconds(30), "both instances discovered",
                     () -> endpoints(consumer.getAllInstances("inventory")).equals(both));
             Await.until(Duration.ofSeconds(30), "the subscriber told of both", () -> told.get().equals(both));
@@ -278,8 +279,8 @@ class ContainerClusterIT {
                     return hosts.equals(both);
                 });
             }
-            provider.deregisterInstance("inventory", "10.2.0.1", 9090);
-            Await.until(Duration.ofSeconds(30), "the subscriber told of the removal", () -> told.get().equals(Set.of("10.2.0.2:9090")));
+            provider.deregisterInstance("inventory", "127.2.0.1", 9090);
+            Await.until(Duration.ofSeconds(30), "the subscriber told of the removal", () -> told.get().equals(Set.of("127.2.0.2:9090")));
         } finally {
             provider.shutDown();
             consumer.shutDown();

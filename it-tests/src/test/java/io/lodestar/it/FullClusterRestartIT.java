@@ -185,7 +185,7 @@ class FullClusterRestartIT {
             assertEquals(200, none.status(), none.body());
             for (int i = 0; i < 6; i++) {
                 Http.Response r = Http.postForm(nodes.get(i % nodes.size()).httpAddress(), "/nacos/v1/ns/instance",
-                        params("serviceName", SERVICE, "ip", "10.9.0." + (i + 1), "port", "8080", "ephemeral", "false",
+                        params("serviceName", SERVICE, "ip", "127.9.0." + (i + 1), "port", "8080", "ephemeral", "false",
                                 "weight", String.valueOf(i + 1), "metadata", "{\"zone\":\"z" + i + "\"}"));
                 assertEquals(200, r.status(), r.body());
             }
@@ -201,7 +201,7 @@ class FullClusterRestartIT {
             }
             Map<String, String> expected = new LinkedHashMap<>();
             for (int i = 0; i < 6; i++) {
-                expected.put("10.9.0." + (i + 1), (double) (i + 1) + "/z" + i + "/false");
+                expected.put("127.9.0." + (i + 1), (double) (i + 1) + "/z" + i + "/false");
             }
             assertEquals(new java.util.TreeMap<>(expected), new java.util.TreeMap<>(seen), "persistent instances on " + node);
         }

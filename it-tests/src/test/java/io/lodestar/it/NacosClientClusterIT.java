@@ -196,30 +196,30 @@ class NacosClientClusterIT {
         // deregistration and registers the instance again, as Nacos does too; the instance then
         // lives until its delete timeout. A short one keeps that inside the wait below.
         Instance shortLived = new Instance();
-        shortLived.setIp("10.1.0.1");
+        shortLived.setIp("127.1.0.1");
         shortLived.setPort(8080);
         shortLived.setMetadata(java.util.Map.of("preserved.heart.beat.interval", "1000",
                 "preserved.heart.beat.timeout", "3000", "preserved.ip.delete.timeout", "6000"));
         provider.registerInstance("orders", shortLived);
-        provider.registerInstance("orders", "10.1.0.2", 8080);
+        provider.registerInstance("orders", "127.1.0.2", 8080);
         Await.until(HEAR, "both instances discovered",
-                () -> endpoints(consumer.getAllInstances("orders")).equals(Set.of("10.1.0.1:8080", "10.1.0.2:8080")));
+                () -> endpoints(consumer.getAllInstances("orders")).equals(Set.of("127.1.0.1:8080", "127.1.0.2:8080")));
         Await.until(HEAR, "the subscriber told of both",
-                () -> lastEvent.get().equals(Set.of("10.1.0.1:8080", "10.1.0.2:8080")));
+                () -> lastEvent.get().equals(Set.of("127.1.0.1:8080", "127.1.0.2:8080")));
 
         ServerProcess victim = nodes.get(1);
         victim.kill();
-        provider.registerInstance("orders", "10.1.0.3", 8080);
+        provider.registerInstance("orders", "127.1.0.3", 8080);
         Await.until(HEAR, "an instance registered while a node is down is discovered",
-                () -> endpoints(consumer.getAllInstances("orders")).contains("10.1.0.3:8080"));
-        Await.until(HEAR, "the subscriber told of it", () -> lastEvent.get().contains("10.1.0.3:8080"));
+                () -> endpoints(consumer.getAllInstances("orders")).contains("127.1.0.3:8080"));
+        Await.until(HEAR, "the subscriber told of it", () -> lastEvent.get().contains("127.1.0.3:8080"));
         Await.until(HEAR, "healthy instances are still served",
                 () -> endpoints(consumer.selectInstances("orders", true)).size() == 3);
 
         victim.start();
         Servers.awaitReady(victim);
-        provider.deregisterInstance("orders", "10.1.0.1", 8080);
-        Set<String> remaining = Set.of("10.1.0.2:8080", "10.1.0.3:8080");
+        provider.deregisterInstance("orders", "127.1.0.1", 8080);
+        Set<String> remaining = Set.of("127.1.0.2:8080", "127.1.0.3:8080");
         // every node serves the same list, the restarted one included (ephemeral instances replicate to it)
         for (ServerProcess p : nodes) {
             Await.until(HEAR, "the list on " + p.httpAddress() + " without the deregistered instance",

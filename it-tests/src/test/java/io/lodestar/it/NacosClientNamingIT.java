@@ -91,28 +91,28 @@ class NacosClientNamingIT {
         ServerProcess p = server();
         NamingService client = client(p);
         assertEquals("UP", client.getServerStatus());
-        client.registerInstance("orders", "G", "10.0.0.1", 8081);
-        Instance withMeta = instance("10.0.0.2", 8082, 2.5, "c1");
+        client.registerInstance("orders", "G", "127.0.0.1", 8081);
+        Instance withMeta = instance("127.0.0.2", 8082, 2.5, "c1");
         withMeta.setMetadata(Map.of("zone", "east"));
         client.registerInstance("orders", "G", withMeta);
 
         List<Instance> all = client.getAllInstances("orders", "G", false);
-        assertEquals(List.of("10.0.0.1:8081", "10.0.0.2:8082"), addresses(all));
+        assertEquals(List.of("127.0.0.1:8081", "127.0.0.2:8082"), addresses(all));
         Instance second = all.stream().filter(i -> i.getPort() == 8082).findFirst().orElseThrow();
         assertEquals("G@@orders", second.getServiceName());
         assertEquals("c1", second.getClusterName());
         assertEquals(2.5, second.getWeight());
         assertEquals("east", second.getMetadata().get("zone"));
         assertTrue(second.isHealthy() && second.isEnabled() && second.isEphemeral());
-        assertEquals("10.0.0.2#8082#c1#G@@orders", second.getInstanceId());
+        assertEquals("127.0.0.2#8082#c1#G@@orders", second.getInstanceId());
 
         ListView<String> services = client.getServicesOfServer(1, 10, "G");
         assertEquals(1, services.getCount());
         assertEquals(List.of("orders"), services.getData());
 
-        client.deregisterInstance("orders", "G", "10.0.0.1", 8081);
-        assertEquals(List.of("10.0.0.2:8082"), addresses(client.getAllInstances("orders", "G", false)));
-        client.deregisterInstance("orders", "G", "10.0.0.1", 8081); // already gone: still fine
+        client.deregisterInstance("orders", "G", "127.0.0.1", 8081);
+        assertEquals(List.of("127.0.0.2:8082"), addresses(client.getAllInstances("orders", "G", false)));
+        client.deregisterInstance("orders", "G", "127.0.0.1", 8081); // already gone: still fine
         client.deregisterInstance("orders", "G", withMeta);
         assertTrue(client.getAllInstances("orders", "G", false).isEmpty());
     }
@@ -125,17 +125,17 @@ class NacosClientNamingIT {
         assertEquals(200, Http.send(p.httpAddress(), "PUT", NS + "/cluster", params("serviceName", "G@@pay",
                 "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}")).status());
         NamingService client = client(p);
-        Instance up = instance("10.0.1.1", 80, 1, "DEFAULT");
+        Instance up = instance("127.0.1.1", 80, 1, "DEFAULT");
         up.setEphemeral(false);
-        Instance down = instance("10.0.1.2", 80, 1, "DEFAULT");
+        Instance down = instance("127.0.1.2", 80, 1, "DEFAULT");
         down.setEphemeral(false);
         down.setHealthy(false);
         client.registerInstance("pay", "G", up);
         client.registerInstance("pay", "G", down);
 
-        assertEquals(List.of("10.0.1.1:80"), addresses(client.selectInstances("pay", "G", true, false)));
-        assertEquals(List.of("10.0.1.2:80"), addresses(client.selectInstances("pay", "G", false, false)));
-        assertEquals("10.0.1.1", client.selectOneHealthyInstance("pay", "G", false).getIp());
+        assertEquals(List.of("127.0.1.1:80"), addresses(client.selectInstances("pay", "G", true, false)));
+        assertEquals(List.of("127.0.1.2:80"), addresses(client.selectInstances("pay", "G", false, false)));
+        assertEquals("127.0.1.1", client.selectOneHealthyInstance("pay", "G", false).getIp());
         assertFalse(client.getAllInstances("pay", "G", false).stream().anyMatch(Instance::isEphemeral));
     }
 
@@ -152,14 +152,14 @@ class NacosClientNamingIT {
         });
         assertEquals(1, metrics(p).get("subscribeCount").asInt(), "subscribing queried the list with a udpPort");
 
-        publisher.registerInstance("live", "G", "10.0.2.1", 1);
-        expectHeard(heard, List.of("10.0.2.1:1"));
+        publisher.registerInstance("live", "G", "127.0.2.1", 1);
+        expectHeard(heard, List.of("127.0.2.1:1"));
         awaitPushAcks(p, 1);
-        publisher.registerInstance("live", "G", "10.0.2.2", 2);
-        expectHeard(heard, List.of("10.0.2.1:1", "10.0.2.2:2"));
+        publisher.registerInstance("live", "G", "127.0.2.2", 2);
+        expectHeard(heard, List.of("127.0.2.1:1", "127.0.2.2:2"));
         awaitPushAcks(p, 2);
-        publisher.deregisterInstance("live", "G", "10.0.2.1", 1);
-        expectHeard(heard, List.of("10.0.2.2:2"));
+        publisher.deregisterInstance("live", "G", "127.0.2.1", 1);
+        expectHeard(heard, List.of("127.0.2.2:2"));
         awaitPushAcks(p, 3);
     }
 
@@ -195,12 +195,12 @@ class NacosClientNamingIT {
     void clusterFiltersApplyToQueriesAndToPushes() throws Exception {
         ServerProcess p = server();
         NamingService client = client(p);
-        client.registerInstance("zoned", "G", instance("10.0.3.1", 1, 1, "c1"));
-        client.registerInstance("zoned", "G", instance("10.0.3.2", 1, 1, "c2"));
+        client.registerInstance("zoned", "G", instance("127.0.3.1", 1, 1, "c1"));
+        client.registerInstance("zoned", "G", instance("127.0.3.2", 1, 1, "c2"));
 
-        assertEquals(List.of("10.0.3.1:1"), addresses(client.getAllInstances("zoned", "G", List.of("c1"), false)));
-        assertEquals(List.of("10.0.3.2:1"), addresses(client.selectInstances("zoned", "G", List.of("c2"), true, false)));
-        assertEquals(List.of("10.0.3.1:1", "10.0.3.2:1"),
+        assertEquals(List.of("127.0.3.1:1"), addresses(client.getAllInstances("zoned", "G", List.of("c1"), false)));
+        assertEquals(List.of("127.0.3.2:1"), addresses(client.selectInstances("zoned", "G", List.of("c2"), true, false)));
+        assertEquals(List.of("127.0.3.1:1", "127.0.3.2:1"),
                 addresses(client.getAllInstances("zoned", "G", List.of("c1", "c2"), false)));
 
         NamingService watcher = client(p);
@@ -210,9 +210,9 @@ class NacosClientNamingIT {
                 heard.add(e.getInstances());
             }
         });
-        client.registerInstance("zoned", "G", instance("10.0.3.3", 1, 1, "c1"));
-        expectHeard(heard, List.of("10.0.3.1:1", "10.0.3.3:1"));
-        assertEquals(List.of("10.0.3.1:1", "10.0.3.3:1"),
+        client.registerInstance("zoned", "G", instance("127.0.3.3", 1, 1, "c1"));
+        expectHeard(heard, List.of("127.0.3.1:1", "127.0.3.3:1"));
+        assertEquals(List.of("127.0.3.1:1", "127.0.3.3:1"),
                 addresses(watcher.getAllInstances("zoned", "G", List.of("c1"))), "the subscriber's cache");
     }
 
@@ -220,8 +220,8 @@ class NacosClientNamingIT {
     void selectOneHealthyInstanceHonoursWeights() throws Exception {
         ServerProcess p = server();
         NamingService client = client(p);
-        client.registerInstance("weighted", "G", instance("10.0.4.1", 1, 1, "DEFAULT"));
-        client.registerInstance("weighted", "G", instance("10.0.4.9", 9, 9, "DEFAULT"));
+        client.registerInstance("weighted", "G", instance("127.0.4.1", 1, 1, "DEFAULT"));
+        client.registerInstance("weighted", "G", instance("127.0.4.9", 9, 9, "DEFAULT"));
         NamingService selector = client(p);
         Await.until(Duration.ofSeconds(10), "both instances in the selector's cache",
                 () -> selector.getAllInstances("weighted", "G").size() == 2);
@@ -243,40 +243,40 @@ class NacosClientNamingIT {
         ServerProcess p = server();
         NamingService stays = client(p);
         NamingService leaves = client(p);
-        stays.registerInstance("expiring", "G", "10.0.5.1", 1);
-        leaves.registerInstance("expiring", "G", "10.0.5.2", 2);
-        assertEquals(List.of("10.0.5.1:1", "10.0.5.2:2"), addresses(stays.selectInstances("expiring", "G", true, false)));
+        stays.registerInstance("expiring", "G", "127.0.5.1", 1);
+        leaves.registerInstance("expiring", "G", "127.0.5.2", 2);
+        assertEquals(List.of("127.0.5.1:1", "127.0.5.2:2"), addresses(stays.selectInstances("expiring", "G", true, false)));
 
         clients.remove(leaves);
         leaves.shutDown(); // stops its beats; it does not deregister
         long stopped = System.nanoTime();
         // unhealthy 15 s after the last beat, checked every 5 s; removed after 30 s
-        Await.until(Duration.ofSeconds(30), "10.0.5.2 unhealthy", () -> stays.getAllInstances("expiring", "G", false)
+        Await.until(Duration.ofSeconds(30), "127.0.5.2 unhealthy", () -> stays.getAllInstances("expiring", "G", false)
                 .stream().anyMatch(i -> i.getPort() == 2 && !i.isHealthy()));
-        assertEquals(List.of("10.0.5.1:1"), addresses(stays.selectInstances("expiring", "G", true, false)),
+        assertEquals(List.of("127.0.5.1:1"), addresses(stays.selectInstances("expiring", "G", true, false)),
                 "the beating instance stays healthy");
         Duration left = Duration.ofSeconds(45).minusNanos(System.nanoTime() - stopped);
-        Await.until(left, "10.0.5.2 removed", () ->
-                addresses(stays.getAllInstances("expiring", "G", false)).equals(List.of("10.0.5.1:1")));
+        Await.until(left, "127.0.5.2 removed", () ->
+                addresses(stays.getAllInstances("expiring", "G", false)).equals(List.of("127.0.5.1:1")));
     }
 
     @Test
     void persistentInstancesSurviveARestartAndTheClientRegistersItsEphemeralOnesAgain() throws Exception {
         ServerProcess p = server();
         NamingService client = client(p);
-        Instance db = instance("10.0.6.1", 3306, 2, "db");
+        Instance db = instance("127.0.6.1", 3306, 2, "db");
         db.setEphemeral(false);
         db.setMetadata(Map.of("role", "primary"));
         client.registerInstance("mysql", "G", db);
-        client.registerInstance("web", "G", "10.0.6.2", 8080);
-        assertEquals(List.of("10.0.6.1:3306"), addresses(client.getAllInstances("mysql", "G", false)));
+        client.registerInstance("web", "G", "127.0.6.2", 8080);
+        assertEquals(List.of("127.0.6.1:3306"), addresses(client.getAllInstances("mysql", "G", false)));
 
         assertEquals(0, p.stop(), "a clean stop");
         p.start();
         Servers.awaitSettled(p);
 
         List<Instance> after = client(p).getAllInstances("mysql", "G", false);
-        assertEquals(List.of("10.0.6.1:3306"), addresses(after), "the persistent instance is still registered");
+        assertEquals(List.of("127.0.6.1:3306"), addresses(after), "the persistent instance is still registered");
         Instance kept = after.get(0);
         assertFalse(kept.isEphemeral());
         assertEquals("db", kept.getClusterName());
@@ -284,7 +284,7 @@ class NacosClientNamingIT {
         assertEquals("primary", kept.getMetadata().get("role"));
         // the ephemeral one died with the old process; the client's next beats learn that (code
         // 20404) and register it again
-        Await.until(Duration.ofSeconds(30), "10.0.6.2 registered again by its client", () ->
-                addresses(client.getAllInstances("web", "G", false)).equals(List.of("10.0.6.2:8080")));
+        Await.until(Duration.ofSeconds(30), "127.0.6.2 registered again by its client", () ->
+                addresses(client.getAllInstances("web", "G", false)).equals(List.of("127.0.6.2:8080")));
     }
 }

@@ -61,12 +61,12 @@ class NamingApiIT {
     @Test
     void theInstanceListHasEveryFieldTheNacosClientReads() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "groupName", "G1", "ip", "10.0.0.1",
+        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "groupName", "G1", "ip", "127.0.0.1",
                 "port", "8080", "weight", "2", "clusterName", "c1", "metadata",
                 "{\"zone\":\"a\",\"preserved.heart.beat.interval\":\"3000\"}"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "orders", "groupName", "G1", "ip", "10.0.0.2",
+        ok(p, "POST", NS + "/instance", params("serviceName", "orders", "groupName", "G1", "ip", "127.0.0.2",
                 "port", "8080", "clusterName", "c2", "metadata", "zone=b,tier=web"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "ip", "10.0.0.3", "port", "8080",
+        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "ip", "127.0.0.3", "port", "8080",
                 "clusterName", "c1", "enable", "false"));
 
         JsonNode list = get(p, NS + "/instance/list", params("serviceName", "G1@@orders", "clusters", "c1,c2"));
@@ -81,8 +81,8 @@ class NamingApiIT {
         assertTrue(list.get("valid").asBoolean());
         assertEquals(2, list.get("hosts").size(), "the disabled instance is left out: " + list);
 
-        JsonNode h = host(list, "10.0.0.1");
-        assertEquals("10.0.0.1#8080#c1#G1@@orders", h.get("instanceId").asText());
+        JsonNode h = host(list, "127.0.0.1");
+        assertEquals("127.0.0.1#8080#c1#G1@@orders", h.get("instanceId").asText());
         assertEquals(8080, h.get("port").asInt());
         assertTrue(h.get("weight").isDouble(), "weight is a double: " + h);
         assertEquals(2.0, h.get("weight").asDouble());
@@ -95,12 +95,12 @@ class NamingApiIT {
         assertEquals(3000, h.get("instanceHeartBeatInterval").asLong(), "from the preserved metadata key");
         assertEquals(15000, h.get("instanceHeartBeatTimeOut").asLong());
         assertEquals(30000, h.get("ipDeleteTimeout").asLong());
-        assertEquals("web", host(list, "10.0.0.2").get("metadata").get("tier").asText(), "k=v metadata");
+        assertEquals("web", host(list, "127.0.0.2").get("metadata").get("tier").asText(), "k=v metadata");
 
         JsonNode c2 = get(p, NS + "/instance/list", params("serviceName", "orders", "groupName", "G1", "clusters", "c2"));
         assertEquals("G1@@orders", c2.get("name").asText());
         assertEquals("c2", c2.get("clusters").asText());
-        assertEquals(List.of("10.0.0.2"), ips(c2));
+        assertEquals(List.of("127.0.0.2"), ips(c2));
         JsonNode none = get(p, NS + "/instance/list", params("serviceName", "G1@@orders"));
         assertEquals("", none.get("clusters").asText());
         assertEquals(2, none.get("hosts").size());
@@ -123,16 +123,16 @@ class NamingApiIT {
         ok(p, "POST", NS + "/service", params("serviceName", "pay", "protectThreshold", "0"));
         ok(p, "PUT", NS + "/cluster", params("serviceName", "pay", "clusterName", "DEFAULT",
                 "healthChecker", "{\"type\":\"NONE\"}"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "10.0.1.1", "port", "1", "ephemeral", "false"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "10.0.1.2", "port", "1", "ephemeral", "false",
+        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "127.0.1.1", "port", "1", "ephemeral", "false"));
+        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "127.0.1.2", "port", "1", "ephemeral", "false",
                 "healthy", "false"));
-        assertEquals(List.of("10.0.1.1", "10.0.1.2"), ips(get(p, NS + "/instance/list", params("serviceName", "pay"))));
-        assertEquals(List.of("10.0.1.1"),
+        assertEquals(List.of("127.0.1.1", "127.0.1.2"), ips(get(p, NS + "/instance/list", params("serviceName", "pay"))));
+        assertEquals(List.of("127.0.1.1"),
                 ips(get(p, NS + "/instance/list", params("serviceName", "pay", "healthyOnly", "true"))));
         ok(p, "PUT", NS + "/service", params("serviceName", "pay", "protectThreshold", "0.6"));
         JsonNode reached = get(p, NS + "/instance/list", params("serviceName", "pay", "healthyOnly", "true"));
         assertTrue(reached.get("reachProtectionThreshold").asBoolean(), reached.toString());
-        assertEquals(List.of("10.0.1.1", "10.0.1.2"), ips(reached), "all listed once half are unhealthy");
+        assertEquals(List.of("127.0.1.1", "127.0.1.2"), ips(reached), "all listed once half are unhealthy");
     }
 
     /**
@@ -143,7 +143,7 @@ class NamingApiIT {
     void everyChangeShowsInTheVeryNextListAndAnUnchangedListIsAnsweredAlike() throws Exception {
         ServerProcess p = server();
         String list = NS + "/instance/list";
-        Map<String, String> web = params("serviceName", "web", "ip", "10.0.2.1", "port", "80");
+        Map<String, String> web = params("serviceName", "web", "ip", "127.0.2.1", "port", "80");
         ok(p, "POST", NS + "/instance", web);
         Map<String, String> all = params("serviceName", "web");
         JsonNode first = get(p, list, all);
@@ -151,26 +151,26 @@ class NamingApiIT {
         assertEquals("DEFAULT", get(p, list, params("serviceName", "web", "clusters", "DEFAULT")).get("clusters").asText(),
                 "the clusters asked for are echoed even where the same instances were listed for another query");
 
-        ok(p, "POST", NS + "/instance", params("serviceName", "web", "ip", "10.0.2.2", "port", "80"));
-        assertEquals(List.of("10.0.2.1", "10.0.2.2"), ips(get(p, list, all)), "a registration");
+        ok(p, "POST", NS + "/instance", params("serviceName", "web", "ip", "127.0.2.2", "port", "80"));
+        assertEquals(List.of("127.0.2.1", "127.0.2.2"), ips(get(p, list, all)), "a registration");
         ok(p, "PUT", NS + "/instance", with(web, "weight", "7"));
-        assertEquals(7.0, host(get(p, list, all), "10.0.2.1").get("weight").asDouble(), "a new weight");
+        assertEquals(7.0, host(get(p, list, all), "127.0.2.1").get("weight").asDouble(), "a new weight");
         ok(p, "PUT", NS + "/instance", with(web, "enabled", "false"));
-        assertEquals(List.of("10.0.2.2"), ips(get(p, list, all)), "a disabled instance");
-        ok(p, "DELETE", NS + "/instance", params("serviceName", "web", "ip", "10.0.2.2", "port", "80"));
+        assertEquals(List.of("127.0.2.2"), ips(get(p, list, all)), "a disabled instance");
+        ok(p, "DELETE", NS + "/instance", params("serviceName", "web", "ip", "127.0.2.2", "port", "80"));
         assertEquals(List.of(), ips(get(p, list, all)), "a deregistration");
 
-        Map<String, String> db = params("serviceName", "db", "ip", "10.0.2.3", "port", "5432", "ephemeral", "false");
+        Map<String, String> db = params("serviceName", "db", "ip", "127.0.2.3", "port", "5432", "ephemeral", "false");
         ok(p, "POST", NS + "/instance", db);
         ok(p, "PUT", NS + "/cluster", params("serviceName", "db", "clusterName", "DEFAULT",
                 "healthChecker", "{\"type\":\"NONE\"}"));
         Map<String, String> healthy = params("serviceName", "db", "healthyOnly", "true");
-        assertEquals(List.of("10.0.2.3"), ips(get(p, list, healthy)));
-        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "10.0.2.3", "port", "5432"),
+        assertEquals(List.of("127.0.2.3"), ips(get(p, list, healthy)));
+        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"),
                 "healthy", "false"));
         JsonNode unhealthy = get(p, list, healthy);
         assertTrue(unhealthy.get("reachProtectionThreshold").asBoolean(), "a health set by hand: " + unhealthy);
-        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "10.0.2.3", "port", "5432"),
+        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"),
                 "healthy", "true"));
         assertFalse(get(p, list, healthy).get("reachProtectionThreshold").asBoolean(), "healthy again");
         ok(p, "PUT", NS + "/service", params("serviceName", "db", "protectThreshold", "1"));
@@ -180,7 +180,7 @@ class NamingApiIT {
     @Test
     void updateMergesMetadataPatchReplacesItAndDeregisterIsIdempotent() throws Exception {
         ServerProcess p = server();
-        Map<String, String> at = params("serviceName", "cart", "ip", "10.0.2.1", "port", "9000");
+        Map<String, String> at = params("serviceName", "cart", "ip", "127.0.2.1", "port", "9000");
         ok(p, "POST", NS + "/instance", with(at, "metadata", "{\"a\":\"1\",\"b\":\"2\"}"));
         ok(p, "PUT", NS + "/instance", with(with(at, "metadata", "{\"b\":\"3\",\"c\":\"4\"}"), "weight", "5"));
         JsonNode d = get(p, NS + "/instance", at);
@@ -198,7 +198,7 @@ class NamingApiIT {
                 "a disabled instance is not listed");
 
         Http.Response missing = Http.send(p.httpAddress(), "PUT", NS + "/instance",
-                params("serviceName", "cart", "ip", "10.0.2.9", "port", "9000"));
+                params("serviceName", "cart", "ip", "127.0.2.9", "port", "9000"));
         assertEquals(404, missing.status(), "update of an unknown instance: " + missing.body());
 
         ok(p, "DELETE", NS + "/instance?" + Http.query(at), Map.of());
@@ -216,14 +216,14 @@ class NamingApiIT {
     void aLightBeatForAnUnknownInstanceAnswers20404AndAFullBeatRegistersIt() throws Exception {
         ServerProcess p = server();
         String query = NS + "/instance/beat?" + Http.query(params("serviceName", "DEFAULT_GROUP@@beats",
-                "clusterName", "DEFAULT", "ip", "10.0.3.1", "port", "7000", "namespaceId", "public"));
+                "clusterName", "DEFAULT", "ip", "127.0.3.1", "port", "7000", "namespaceId", "public"));
         Http.Response light = Http.send(p.httpAddress(), "PUT", query, Map.of());
         assertEquals(200, light.status(), light.body());
         JsonNode unknown = Http.JSON.readTree(light.body());
         assertEquals(20404, unknown.get("code").asInt(), light.body());
         assertEquals(5000, unknown.get("clientBeatInterval").asLong(), "the client always reads the interval");
 
-        String beat = "{\"cluster\":\"DEFAULT\",\"ip\":\"10.0.3.1\",\"metadata\":{\"preserved.heart.beat.interval\":\"2000\"},"
+        String beat = "{\"cluster\":\"DEFAULT\",\"ip\":\"127.0.3.1\",\"metadata\":{\"preserved.heart.beat.interval\":\"2000\"},"
                 + "\"period\":2000,\"port\":7000,\"scheduled\":false,\"serviceName\":\"DEFAULT_GROUP@@beats\","
                 + "\"stopped\":false,\"weight\":3.0}";
         Http.Response full = Http.send(p.httpAddress(), "PUT", query, params("beat", beat));
@@ -231,7 +231,7 @@ class NamingApiIT {
         assertEquals(10200, taken.get("code").asInt(), full.body());
         assertEquals(2000, taken.get("clientBeatInterval").asLong(), "the instance's own interval");
         assertTrue(taken.get("lightBeatEnabled").asBoolean());
-        JsonNode h = host(get(p, NS + "/instance/list", params("serviceName", "beats")), "10.0.3.1");
+        JsonNode h = host(get(p, NS + "/instance/list", params("serviceName", "beats")), "127.0.3.1");
         assertNotNull(h, "registered again from the full beat");
         assertEquals(3.0, h.get("weight").asDouble());
 
@@ -262,7 +262,7 @@ class NamingApiIT {
         assertEquals("team-b", s.get("metadata").get("owner").asText());
 
         ok(p, "POST", NS + "/service", params("serviceName", "G2@@billing"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "G2@@accounts", "ip", "10.0.4.1", "port", "1"));
+        ok(p, "POST", NS + "/instance", params("serviceName", "G2@@accounts", "ip", "127.0.4.1", "port", "1"));
         JsonNode page = get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "2", "groupName", "G2"));
         assertEquals(3, page.get("count").asInt(), page.toString());
         assertEquals(List.of("accounts", "billing"), Http.JSON.convertValue(page.get("doms"), List.class),
@@ -275,7 +275,7 @@ class NamingApiIT {
         Http.Response notEmpty = Http.delete(p.httpAddress(), NS + "/service?serviceName=G2@@accounts");
         assertEquals(400, notEmpty.status(), notEmpty.body());
         assertTrue(notEmpty.body().contains("instances"), notEmpty.body());
-        ok(p, "DELETE", NS + "/instance?serviceName=G2@@accounts&ip=10.0.4.1&port=1", Map.of());
+        ok(p, "DELETE", NS + "/instance?serviceName=G2@@accounts&ip=127.0.4.1&port=1", Map.of());
         ok(p, "DELETE", NS + "/service?serviceName=G2@@accounts", Map.of());
         ok(p, "DELETE", NS + "/service?serviceName=inventory&groupName=G2", Map.of());
         Http.Response gone = Http.delete(p.httpAddress(), NS + "/service?serviceName=inventory&groupName=G2");
@@ -288,7 +288,7 @@ class NamingApiIT {
     @Test
     void healthIsSetByHandOnlyWhereNoProbeOwnsIt() throws Exception {
         ServerProcess p = server();
-        Map<String, String> at = params("serviceName", "db", "ip", "10.0.5.1", "port", "5432", "clusterName", "main");
+        Map<String, String> at = params("serviceName", "db", "ip", "127.0.5.1", "port", "5432", "clusterName", "main");
         ok(p, "POST", NS + "/instance", with(at, "ephemeral", "false"));
         Http.Response probed = Http.send(p.httpAddress(), "PUT", NS + "/health/instance", with(at, "healthy", "false"));
         assertEquals(400, probed.status(), "the default TCP probe owns it: " + probed.body());
@@ -303,7 +303,7 @@ class NamingApiIT {
         ok(p, "PUT", NS + "/health/instance", with(at, "healthy", "true"));
         assertTrue(get(p, NS + "/instance", at).get("healthy").asBoolean());
 
-        Map<String, String> eph = params("serviceName", "cache", "ip", "10.0.5.2", "port", "6379");
+        Map<String, String> eph = params("serviceName", "cache", "ip", "127.0.5.2", "port", "6379");
         ok(p, "POST", NS + "/instance", eph);
         Http.Response beats = Http.send(p.httpAddress(), "PUT", NS + "/health/instance", with(eph, "healthy", "false"));
         assertEquals(400, beats.status(), "heartbeats own an ephemeral instance's health: " + beats.body());
@@ -312,8 +312,8 @@ class NamingApiIT {
     @Test
     void operatorEndpointsDescribeTheServerAndRefuseSwitchChanges() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/instance", params("serviceName", "m1", "ip", "10.0.6.1", "port", "1"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "m2", "ip", "10.0.6.1", "port", "1", "ephemeral", "false"));
+        ok(p, "POST", NS + "/instance", params("serviceName", "m1", "ip", "127.0.6.1", "port", "1"));
+        ok(p, "POST", NS + "/instance", params("serviceName", "m2", "ip", "127.0.6.1", "port", "1", "ephemeral", "false"));
         JsonNode metrics = Http.json(p.httpAddress(), NS + "/operator/metrics");
         assertEquals("UP", metrics.get("status").asText());
         assertEquals(2, metrics.get("serviceCount").asInt(), metrics.toString());
@@ -338,7 +338,7 @@ class NamingApiIT {
     @Test
     void aUdpPushGoesToTheRequestsAddressWithTheSubscribersClustersAndIsAcknowledged() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "10.0.7.1", "port", "1",
+        ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.1", "port", "1",
                 "clusterName", "a"));
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             // the reported clientIP names somebody else: the push must still come to this socket, and only here
@@ -346,9 +346,9 @@ class NamingApiIT {
                     "udpPort", String.valueOf(client.getLocalPort()), "clientIP", "203.0.113.7"));
             assertEquals(1, first.get("hosts").size());
             long before = System.nanoTime();
-            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "10.0.7.2", "port", "1",
+            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.2", "port", "1",
                     "clusterName", "a"));
-            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "10.0.7.3", "port", "1",
+            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.3", "port", "1",
                     "clusterName", "b"));
 
             JsonNode data = null;
@@ -375,7 +375,7 @@ class NamingApiIT {
             assertEquals("dom", packet.get("type").asText());
             assertEquals("G3@@push", data.get("name").asText());
             assertEquals("a", data.get("clusters").asText(), "the subscriber's own cluster filter");
-            assertEquals(List.of("10.0.7.1", "10.0.7.2"), ips(data), "only cluster a");
+            assertEquals(List.of("127.0.7.1", "127.0.7.2"), ips(data), "only cluster a");
             // a later push (the cluster-b registration) may have replaced the one acked above before
             // its ack arrived: keep acknowledging what comes
             Await.until(Duration.ofSeconds(5), "an ack counted", () -> {
@@ -411,7 +411,7 @@ class NamingApiIT {
     void theV2InstanceApiAnswersNacosResults() throws Exception {
         ServerProcess p = server();
         String v2 = "/nacos/v2/ns/instance";
-        Map<String, String> at = params("serviceName", "v2svc", "groupName", "G4", "ip", "10.0.8.1", "port", "80");
+        Map<String, String> at = params("serviceName", "v2svc", "groupName", "G4", "ip", "127.0.8.1", "port", "80");
         JsonNode reg = Http.JSON.readTree(Http.send(p.httpAddress(), "POST", v2, with(at, "weight", "4")).body());
         assertEquals(0, reg.get("code").asInt(), reg.toString());
         assertEquals("ok", reg.get("data").asText());
@@ -422,7 +422,7 @@ class NamingApiIT {
         assertEquals(4.0, list.get("data").get("hosts").get(0).get("weight").asDouble());
         JsonNode detail = get(p, v2, at);
         assertEquals("G4@@v2svc", detail.get("data").get("serviceName").asText());
-        assertEquals("10.0.8.1", detail.get("data").get("ip").asText());
+        assertEquals("127.0.8.1", detail.get("data").get("ip").asText());
 
         JsonNode del = Http.JSON.readTree(Http.send(p.httpAddress(), "DELETE", v2 + "?" + Http.query(at), Map.of()).body());
         assertEquals("ok", del.get("data").asText());

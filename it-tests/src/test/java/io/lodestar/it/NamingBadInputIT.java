@@ -31,7 +31,7 @@ class NamingBadInputIT {
 
     /** A valid registration, with {@code kv} pairs replacing or (value null) removing parameters. */
     private static Map<String, String> instance(String... kv) {
-        Map<String, String> p = new LinkedHashMap<>(params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080",
+        Map<String, String> p = new LinkedHashMap<>(params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080",
                 "weight", "1", "enable", "true", "healthy", "true", "ephemeral", "true", "clusterName", "c1",
                 "metadata", "{\"k\":\"v\"}"));
         for (int i = 0; i < kv.length; i += 2) {
@@ -62,7 +62,7 @@ class NamingBadInputIT {
                 register("namespace id too long", "namespaceId", "namespaceId", "n".repeat(129)),
                 register("missing ip", "ip", "ip", null),
                 register("illegal ip", "ip", "ip", "not an ip!"),
-                register("IPv4 with a 256", "ip", "ip", "10.0.0.256"),
+                register("IPv4 with a 256", "ip", "ip", "127.0.0.256"),
                 register("missing port", "port", "port", null),
                 register("non-numeric port", "port", "port", "http"),
                 register("port out of range", "port", "port", "65536"),
@@ -87,16 +87,16 @@ class NamingBadInputIT {
                 new Case("deregister without ip", "DELETE", NS + "/instance", params("serviceName", SERVICE, "port", "1"),
                         400, "ip"),
                 new Case("deregister with a bad port", "DELETE", NS + "/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "x"), 400, "port"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "x"), 400, "port"),
                 new Case("update without port", "PUT", NS + "/instance", instance("port", null), 400, "port"),
                 new Case("update with bad metadata", "PUT", NS + "/instance", instance("metadata", "[]"), 400, "metadata"),
                 new Case("patch with a bad weight", "PATCH", NS + "/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080", "weight", "x"), 400, "weight"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080", "weight", "x"), 400, "weight"),
                 new Case("patch of health", "PATCH", NS + "/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080", "healthy", "false"), 400, "healthy"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080", "healthy", "false"), 400, "healthy"),
                 new Case("detail without ip", "GET", NS + "/instance", params("serviceName", SERVICE, "port", "1"), 400, "ip"),
                 new Case("detail of an unknown instance", "GET", NS + "/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080"), 404, "not found"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080"), 404, "not found"),
 
                 new Case("list without serviceName", "GET", NS + "/instance/list", params(), 400, "serviceName"),
                 new Case("list with a bad udpPort", "GET", NS + "/instance/list",
@@ -110,22 +110,22 @@ class NamingBadInputIT {
                 new Case("list in an illegal namespace", "GET", NS + "/instance/list",
                         params("serviceName", SERVICE, "namespaceId", "a b"), 400, "namespaceId"),
 
-                new Case("malformed beat JSON", "PUT", NS + "/instance/beat?serviceName=" + SERVICE + "&ip=10.1.1.1&port=8080",
-                        params("beat", "{\"ip\":\"10.1.1.1\","), 400, "beat"),
+                new Case("malformed beat JSON", "PUT", NS + "/instance/beat?serviceName=" + SERVICE + "&ip=127.1.1.1&port=8080",
+                        params("beat", "{\"ip\":\"127.1.1.1\","), 400, "beat"),
                 new Case("beat not an object", "PUT", NS + "/instance/beat?serviceName=" + SERVICE,
                         params("beat", "[1]"), 400, "beat"),
                 new Case("beat with a non-numeric port", "PUT", NS + "/instance/beat?serviceName=" + SERVICE,
-                        params("beat", "{\"ip\":\"10.1.1.1\",\"port\":\"x\"}"), 400, "beat"),
+                        params("beat", "{\"ip\":\"127.1.1.1\",\"port\":\"x\"}"), 400, "beat"),
                 new Case("beat for another address", "PUT", NS + "/instance/beat?serviceName=" + SERVICE
-                        + "&ip=10.1.1.1&port=8080", params("beat", "{\"ip\":\"10.9.9.9\",\"port\":8080}"), 400, "beat"),
+                        + "&ip=127.1.1.1&port=8080", params("beat", "{\"ip\":\"127.9.9.9\",\"port\":8080}"), 400, "beat"),
                 new Case("beat for another service", "PUT", NS + "/instance/beat?serviceName=" + SERVICE,
-                        params("beat", "{\"ip\":\"10.1.1.1\",\"port\":8080,\"serviceName\":\"G@@other\"}"), 400, "beat"),
+                        params("beat", "{\"ip\":\"127.1.1.1\",\"port\":8080,\"serviceName\":\"G@@other\"}"), 400, "beat"),
                 new Case("beat with an oversized metadata", "PUT", NS + "/instance/beat?serviceName=" + SERVICE,
-                        params("beat", "{\"ip\":\"10.1.1.1\",\"port\":8080,\"metadata\":{\"big\":\"" + bigValue + "\"}}"),
+                        params("beat", "{\"ip\":\"127.1.1.1\",\"port\":8080,\"metadata\":{\"big\":\"" + bigValue + "\"}}"),
                         400, "metadata"),
                 new Case("light beat without ip", "PUT", NS + "/instance/beat?serviceName=" + SERVICE + "&port=8080",
                         params(), 400, "ip"),
-                new Case("beat without serviceName", "PUT", NS + "/instance/beat?ip=10.1.1.1&port=8080", params(), 400,
+                new Case("beat without serviceName", "PUT", NS + "/instance/beat?ip=127.1.1.1&port=8080", params(), 400,
                         "serviceName"),
 
                 new Case("service with a non-numeric protectThreshold", "POST", NS + "/service",
@@ -152,11 +152,11 @@ class NamingBadInputIT {
                         "clusterName", "c1", "healthChecker", "{"), 400, "healthChecker"),
 
                 new Case("health without the flag", "PUT", NS + "/health/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080"), 400, "healthy"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080"), 400, "healthy"),
                 new Case("health with a bad flag", "PUT", NS + "/health/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080", "healthy", "sick"), 400, "healthy"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080", "healthy", "sick"), 400, "healthy"),
                 new Case("health of an unknown instance", "PUT", NS + "/health/instance",
-                        params("serviceName", SERVICE, "ip", "10.1.1.1", "port", "8080", "healthy", "false"), 404, "not found"),
+                        params("serviceName", SERVICE, "ip", "127.1.1.1", "port", "8080", "healthy", "false"), 404, "not found"),
                 new Case("a switch change", "PUT", NS + "/operator/switches", params("entry", "pushEnabled", "value", "false"),
                         400, "entry"),
 

@@ -39,13 +39,13 @@ class NamingFaultsIT {
         Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
         ServerProcess dying = nodes.get(2);
         List<String> services = servicesOwnedBy(nodes, dying, 3);
-        try (Beater client = new Beater(nodes.get(1), services, "10.50.0.1")) {
+        try (Beater client = new Beater(nodes.get(1), services, "127.50.0.1")) {
             // both survivors hold the owner's copy before it dies (node 1 forwarded the registration
             // to the owner and, like node 0, gets the instance by the owner's replication)
             for (String s : services) {
                 for (ServerProcess survivor : List.of(nodes.get(0), nodes.get(1))) {
                     Await.until(Duration.ofSeconds(20), s + " listed on " + survivor,
-                            () -> ips(survivor, s).equals(Set.of("10.50.0.1")));
+                            () -> ips(survivor, s).equals(Set.of("127.50.0.1")));
                 }
             }
             dying.kill();
@@ -53,8 +53,8 @@ class NamingFaultsIT {
             // through three delete timeouts after the owner died, nothing goes: the new owners took over
             while (System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(20)) {
                 for (String s : services) {
-                    assertEquals(Set.of("10.50.0.1"), ips(nodes.get(0), s), s + " on node 0 after the owner died");
-                    assertEquals(Set.of("10.50.0.1"), ips(nodes.get(1), s), s + " on node 1 after the owner died");
+                    assertEquals(Set.of("127.50.0.1"), ips(nodes.get(0), s), s + " on node 0 after the owner died");
+                    assertEquals(Set.of("127.50.0.1"), ips(nodes.get(1), s), s + " on node 1 after the owner died");
                 }
                 Thread.sleep(200);
             }
@@ -64,7 +64,7 @@ class NamingFaultsIT {
         // protection answers the last list after a mass expiry)
         for (String s : services) {
             Await.until(Duration.ofSeconds(30), s + " to expire on both survivors",
-                    () -> gone(nodes.get(0), s, "10.50.0.1") && gone(nodes.get(1), s, "10.50.0.1"));
+                    () -> gone(nodes.get(0), s, "127.50.0.1") && gone(nodes.get(1), s, "127.50.0.1"));
         }
         System.out.printf("instances expired %d ms after their client stopped (delete timeout 6000 ms)%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt));
@@ -78,24 +78,24 @@ class NamingFaultsIT {
         ServerProcess minority = nodes.get(2);
         ServerProcess majority = nodes.get(0);
         lab.isolate(minority);
-        try (Beater onMajority = new Beater(majority, List.of("split"), "10.60.0.1");
-             Beater onMinority = new Beater(minority, List.of("split"), "10.60.0.2")) {
+        try (Beater onMajority = new Beater(majority, List.of("split"), "127.60.0.1");
+             Beater onMinority = new Beater(minority, List.of("split"), "127.60.0.2")) {
             Await.until(Duration.ofSeconds(30), "the majority side to serve its registration",
-                    () -> ips(majority, "split").contains("10.60.0.1") && ips(nodes.get(1), "split").contains("10.60.0.1"));
+                    () -> ips(majority, "split").contains("127.60.0.1") && ips(nodes.get(1), "split").contains("127.60.0.1"));
             Await.until(Duration.ofSeconds(30), "the minority side to serve its registration",
-                    () -> ips(minority, "split").contains("10.60.0.2"));
+                    () -> ips(minority, "split").contains("127.60.0.2"));
             long healedAt = System.nanoTime();
             lab.heal();
             // the copies merge instance by instance: no side ever stops listing its own instance, and
             // once every node lists both, every node keeps listing both (watched past a verification round)
-            Set<String> both = Set.of("10.60.0.1", "10.60.0.2");
+            Set<String> both = Set.of("127.60.0.1", "127.60.0.2");
             long deadline = healedAt + TimeUnit.SECONDS.toNanos(60);
             long agreedAt = 0;
             while (agreedAt == 0 || System.nanoTime() - agreedAt < TimeUnit.SECONDS.toNanos(7)) {
                 boolean allAgree = true;
                 for (ServerProcess p : nodes) {
                     Set<String> listed = ips(p, "split");
-                    String own = p == minority ? "10.60.0.2" : "10.60.0.1";
+                    String own = p == minority ? "127.60.0.2" : "127.60.0.1";
                     assertTrue(listed.contains(own), p + " stopped listing " + own + " after the heal: " + listed);
                     assertTrue(agreedAt == 0 || listed.equals(both), p + " lost an instance after every node agreed: " + listed);
                     allAgree &= listed.equals(both);

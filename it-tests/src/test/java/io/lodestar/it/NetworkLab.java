@@ -52,6 +52,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class NetworkLab implements AfterEachCallback {
     static final int HTTP_PORT = 8848;
     static final int RAFT_PORT = 7848;
+    /** Every subnet a lab takes, 10.77.X.0/24, lies in this network. */
+    static final String NETWORK = "10.77.0.0/16";
     private static final String NS_PREFIX = "lodestar-it-";
     private static final Pattern OWNED_NS = Pattern.compile(Pattern.quote(NS_PREFIX) + "(\\d+)-(\\d+)-(\\w+)");
     /** Locally administered, owned by no interface of the lab: frames sent to it are lost. */

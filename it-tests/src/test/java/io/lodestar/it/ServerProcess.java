@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * through a prefix command, e.g. {@code ip netns exec NS}, so that it runs in a network namespace.
  */
 final class ServerProcess {
+    /**
+     * Where a test server's health checks may connect: this machine and the network namespaces
+     * of {@link NetworkLab}, nothing else, even for an instance a test registers elsewhere.
+     */
+    static final String PROBE_SCOPE = "127.0.0.0/8," + NetworkLab.NETWORK;
     static final Path JAR = Path.of(System.getProperty("lodestar.jar", "../console-api/target/lodestar.jar"));
 
     final String name;
@@ -82,6 +87,9 @@ final class ServerProcess {
                 "--raft-port", String.valueOf(raftPort), "--data-dir", dataDir.toString(), "--auth", "off"));
         if (!extraArgs.contains("--dns-port")) {
             cmd.addAll(List.of("--dns-port", "0")); // several nodes share this host: any free port
+        }
+        if (!extraArgs.contains("--probe-allow")) {
+            cmd.addAll(List.of("--probe-allow", PROBE_SCOPE));
         }
         cmd.addAll(extraArgs);
         try {

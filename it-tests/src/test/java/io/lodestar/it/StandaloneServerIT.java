@@ -200,7 +200,7 @@ class StandaloneServerIT {
         String instance = "/nacos/v1/ns/instance";
         // a parameter the routes ignore, given twice, takes a request past the fast paths to the route
         String toRoute = "?app=a&app=b";
-        java.util.Map<String, String> register = params("serviceName", "G@@fast", "ip", "10.1.0.1", "port", "80",
+        java.util.Map<String, String> register = params("serviceName", "G@@fast", "ip", "127.1.0.1", "port", "80",
                 "metadata", "{\"k\":\"v é\"}", "weight", "2");
         Http.Response routeRegister = Http.send(a, "POST", instance + toRoute, register);
         Http.Response fastRegister = Http.postForm(a, instance, register);
@@ -217,8 +217,8 @@ class StandaloneServerIT {
         assertSameHeaders(routeList, fastList);
 
         // as the 1.x client beats: the address in the query, the BeatInfo in the form
-        String beatQuery = "/beat?" + Http.query(params("serviceName", "G@@fast", "ip", "10.1.0.1", "port", "80"));
-        java.util.Map<String, String> beatForm = params("beat", "{\"ip\":\"10.1.0.1\",\"port\":80,\"serviceName\":\"G@@fast\"}");
+        String beatQuery = "/beat?" + Http.query(params("serviceName", "G@@fast", "ip", "127.1.0.1", "port", "80"));
+        java.util.Map<String, String> beatForm = params("beat", "{\"ip\":\"127.1.0.1\",\"port\":80,\"serviceName\":\"G@@fast\"}");
         Http.Response routeBeat = Http.send(a, "PUT", instance + beatQuery + "&app=a&app=b", beatForm);
         Http.Response fastBeat = Http.send(a, "PUT", instance + beatQuery, beatForm);
         assertEquals(200, fastBeat.status(), fastBeat.body());
@@ -227,18 +227,18 @@ class StandaloneServerIT {
         assertSameHeaders(routeBeat, fastBeat);
 
         // what the fast paths decline reaches the route whole: the port it names is in the form body
-        Http.Response bad = Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "10.1.0.2", "port", "80x"));
+        Http.Response bad = Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "127.1.0.2", "port", "80x"));
         assertEquals(400, bad.status());
         assertTrue(bad.body().contains("port"), bad.body());
-        assertEquals(200, Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "10.1.0.3", "port", "81",
+        assertEquals(200, Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "127.1.0.3", "port", "81",
                 "ephemeral", "false")).status());
         JsonNode durable = Http.json(a, instance + "/list?serviceName=G%40%40durable").get("hosts").get(0);
-        assertEquals("10.1.0.3", durable.get("ip").asText());
+        assertEquals("127.1.0.3", durable.get("ip").asText());
         assertTrue(!durable.get("ephemeral").asBoolean());
 
         String metrics = Http.get(a, "/metrics").body();
         assertEquals(3.0, requestCount(metrics, "POST", instance, 200), "2 ephemeral (one through the route), 1 persistent");
-        Http.Response mixed = Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "10.1.0.4", "port", "81"));
+        Http.Response mixed = Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "127.1.0.4", "port", "81"));
         assertEquals(400, mixed.status(), "a refusal of the write itself is answered as the route answers it");
         assertTrue(mixed.body().startsWith("caused: ") && mixed.body().contains("persistent"), mixed.body());
         assertEquals(1.0, requestCount(metrics, "POST", instance, 400));

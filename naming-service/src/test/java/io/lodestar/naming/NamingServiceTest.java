@@ -106,72 +106,72 @@ class NamingServiceTest {
 
     @Test
     void registeredInstancesOfBothKindsAreListedWithDefaultIds() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         ServiceKey other = new ServiceKey(ns, "G", "stock");
-        await(naming.register(other, persistent("10.0.0.2", 81).withCluster("C1")));
+        await(naming.register(other, persistent("127.0.0.2", 81).withCluster("C1")));
 
         ServiceView view = naming.list(svc, Set.of(), false);
         assertEquals("G@@orders", view.name());
-        assertEquals(List.of("10.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(i -> i.idIn(view.service())).toList());
+        assertEquals(List.of("127.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(i -> i.idIn(view.service())).toList());
         assertTrue(view.hosts().get(0).ephemeral());
-        Instance p = naming.instance(other, "C1", "10.0.0.2", 81).orElseThrow();
+        Instance p = naming.instance(other, "C1", "127.0.0.2", 81).orElseThrow();
         assertFalse(p.ephemeral());
-        assertEquals("10.0.0.2#81#C1#G@@stock", p.instanceId());
+        assertEquals("127.0.0.2#81#C1#G@@stock", p.instanceId());
         assertEquals(view.lastRefTime(), clock.millis());
     }
 
     @Test
     void registeringTheSameAddressAgainReplacesTheInstance() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(1)));
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(7).withMetadata(Map.of("v", "2"))));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withWeight(1)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withWeight(7).withMetadata(Map.of("v", "2"))));
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(p, persistent("10.0.0.1", 80)));
-        await(naming.register(p, persistent("10.0.0.1", 80).withEnabled(false)));
+        await(naming.register(p, persistent("127.0.0.1", 80)));
+        await(naming.register(p, persistent("127.0.0.1", 80).withEnabled(false)));
 
         List<Instance> listed = naming.list(svc, Set.of(), false).hosts();
         assertEquals(1, listed.size());
         assertEquals(7, listed.get(0).weight());
         assertEquals(Map.of("v", "2"), listed.get(0).metadata());
-        assertFalse(naming.instance(p, null, "10.0.0.1", 80).orElseThrow().enabled());
+        assertFalse(naming.instance(p, null, "127.0.0.1", 80).orElseThrow().enabled());
     }
 
     @Test
     void registeringAPersistentInstanceAgainKeepsTheHealthItsProbeFound() throws Exception {
         ServiceKey manual = new ServiceKey(ns, "G", "manual");
-        await(naming.register(svc, persistent("10.0.0.1", 80)));
-        await(naming.register(manual, persistent("10.0.0.1", 80)));
+        await(naming.register(svc, persistent("127.0.0.1", 80)));
+        await(naming.register(manual, persistent("127.0.0.1", 80)));
         await(naming.updateCluster(manual, Instance.DEFAULT_CLUSTER, HealthCheckSettings.of(CheckerType.NONE)));
-        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)), "the probe found it dead");
-        await(naming.setHealth(manual, null, "10.0.0.1", 80, false));
+        assertTrue(await(naming.setPersistentHealth(svc, null, "127.0.0.1", 80, false)), "the probe found it dead");
+        await(naming.setHealth(manual, null, "127.0.0.1", 80, false));
 
-        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(4)));
-        await(naming.register(manual, persistent("10.0.0.1", 80).withWeight(4)));
-        Instance probed = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(4)));
+        await(naming.register(manual, persistent("127.0.0.1", 80).withWeight(4)));
+        Instance probed = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertEquals(4, probed.weight(), "the rest of the registration is taken");
         assertFalse(probed.healthy(), "a registration does not revive what the probe found dead");
-        assertTrue(naming.instance(manual, null, "10.0.0.1", 80).orElseThrow().healthy(),
+        assertTrue(naming.instance(manual, null, "127.0.0.1", 80).orElseThrow().healthy(),
                 "without a probe, the registration says how it is");
     }
 
     @Test
     void weightIsClampedOnRegistration() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(50_000)));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80).withWeight(0.0001)));
-        assertEquals(10_000, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight());
-        assertEquals(0.01, naming.instance(svc, null, "10.0.0.2", 80).orElseThrow().weight());
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withWeight(50_000)));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80).withWeight(0.0001)));
+        assertEquals(10_000, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
+        assertEquals(0.01, naming.instance(svc, null, "127.0.0.2", 80).orElseThrow().weight());
     }
 
     @Test
     void deregisterRemovesEitherKindAndIsIdempotent() throws Exception {
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(p, persistent("10.0.0.2", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(p, persistent("127.0.0.2", 80)));
 
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
-        await(naming.deregister(p, "DEFAULT", "10.0.0.2", 80, true)); // wrong kind named: still found and removed
-        await(naming.deregister(p, "DEFAULT", "10.0.0.2", 80, false));
-        await(naming.deregister(new ServiceKey(ns, "G", "never"), null, "10.0.0.9", 1, false));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
+        await(naming.deregister(p, "DEFAULT", "127.0.0.2", 80, true)); // wrong kind named: still found and removed
+        await(naming.deregister(p, "DEFAULT", "127.0.0.2", 80, false));
+        await(naming.deregister(new ServiceKey(ns, "G", "never"), null, "127.0.0.9", 1, false));
 
         assertTrue(hosts(svc).isEmpty());
         assertTrue(hosts(p).isEmpty());
@@ -180,29 +180,29 @@ class NamingServiceTest {
 
     @Test
     void updateMergesMetadataAndOverridesWeightAndEnabled() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withMetadata(Map.of("a", "1", "b", "1"))));
-        await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(3).withEnabled(false).withHealthy(false)
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withMetadata(Map.of("a", "1", "b", "1"))));
+        await(naming.update(svc, ephemeral("127.0.0.1", 80).withWeight(3).withEnabled(false).withHealthy(false)
                 .withMetadata(Map.of("b", "2", "c", "3"))));
-        Instance i = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        Instance i = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertEquals(Map.of("a", "1", "b", "2", "c", "3"), i.metadata());
         assertEquals(3, i.weight());
         assertFalse(i.enabled());
         assertTrue(i.healthy(), "an ephemeral instance's health follows its beats, not a PUT");
-        assertEquals("10.0.0.1#80#DEFAULT#G@@orders", i.idIn(svc), "the id is kept");
+        assertEquals("127.0.0.1#80#DEFAULT#G@@orders", i.idIn(svc), "the id is kept");
     }
 
     @Test
     void updateTakesHealthOfAPersistentInstanceOnlyWhenItsClusterIsNotProbed() throws Exception {
         ServiceKey probed = new ServiceKey(ns, "G", "probed");
         ServiceKey manual = new ServiceKey(ns, "G", "manual");
-        await(naming.register(probed, persistent("10.0.0.1", 80)));
+        await(naming.register(probed, persistent("127.0.0.1", 80)));
         await(naming.createService(manual, new ServiceSpec(0, Map.of(), Map.of("DEFAULT", HealthCheckSettings.of(CheckerType.NONE)))));
-        await(naming.register(manual, persistent("10.0.0.1", 80)));
+        await(naming.register(manual, persistent("127.0.0.1", 80)));
 
-        await(naming.update(probed, persistent("10.0.0.1", 80).withHealthy(false).withWeight(2)));
-        await(naming.update(manual, persistent("10.0.0.1", 80).withHealthy(false).withWeight(2)));
-        Instance p = naming.instance(probed, null, "10.0.0.1", 80).orElseThrow();
-        Instance m = naming.instance(manual, null, "10.0.0.1", 80).orElseThrow();
+        await(naming.update(probed, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
+        await(naming.update(manual, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
+        Instance p = naming.instance(probed, null, "127.0.0.1", 80).orElseThrow();
+        Instance m = naming.instance(manual, null, "127.0.0.1", 80).orElseThrow();
         assertTrue(p.healthy());
         assertEquals(2, p.weight());
         assertFalse(m.healthy());
@@ -212,67 +212,67 @@ class NamingServiceTest {
     @Test
     void patchChangesOnlyTheGivenFields() throws Exception {
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
-        await(naming.register(p, persistent("10.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
+        await(naming.register(p, persistent("127.0.0.1", 80).withWeight(2).withMetadata(Map.of("a", "1"))));
 
-        await(naming.patch(svc, null, "10.0.0.1", 80, InstancePatch.NONE.withEnabled(false)));
-        await(naming.patch(p, null, "10.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "9"))));
-        Instance e = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        await(naming.patch(svc, null, "127.0.0.1", 80, InstancePatch.NONE.withEnabled(false)));
+        await(naming.patch(p, null, "127.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "9"))));
+        Instance e = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertFalse(e.enabled());
         assertEquals(2, e.weight());
         assertEquals(Map.of("a", "1"), e.metadata());
-        Instance q = naming.instance(p, null, "10.0.0.1", 80).orElseThrow();
+        Instance q = naming.instance(p, null, "127.0.0.1", 80).orElseThrow();
         assertTrue(q.enabled());
         assertEquals(Map.of("z", "9"), q.metadata(), "patched metadata replaces the old whole");
     }
 
     @Test
     void editingAnUnknownInstanceFailsWithInstanceNotFound() {
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.update(svc, ephemeral("10.0.0.1", 80))));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, null, "10.0.0.1", 80,
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.update(svc, ephemeral("127.0.0.1", 80))));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, null, "127.0.0.1", 80,
                 InstancePatch.NONE.withWeight(3))));
     }
 
     @Test
     void oneServiceHoldsOneKindOfInstance() throws Exception {
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(p, persistent("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(p, persistent("127.0.0.1", 80)));
 
         InvalidRequestException sameAddress = assertInstanceOf(InvalidRequestException.class,
-                failure(naming.register(svc, persistent("10.0.0.1", 80))));
+                failure(naming.register(svc, persistent("127.0.0.1", 80))));
         assertEquals("ephemeral", sameAddress.field());
-        assertInstanceOf(InvalidRequestException.class, failure(naming.register(svc, persistent("10.0.0.2", 80))));
-        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("10.0.0.1", 80))));
-        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("10.0.0.3", 80))));
-        assertThrows(InvalidRequestException.class, () -> naming.beat(p, null, "10.0.0.4", 80,
-                Optional.of(new BeatInfo("10.0.0.4", 80, 1, null, Map.of(), "G@@p"))));
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(svc, persistent("127.0.0.2", 80))));
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("127.0.0.1", 80))));
+        assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("127.0.0.3", 80))));
+        assertThrows(InvalidRequestException.class, () -> naming.beat(p, null, "127.0.0.4", 80,
+                Optional.of(new BeatInfo("127.0.0.4", 80, 1, null, Map.of(), "G@@p"))));
 
-        assertEquals(List.of("10.0.0.1:80"), hosts(svc));
-        assertEquals(List.of("10.0.0.1:80"), hosts(p));
+        assertEquals(List.of("127.0.0.1:80"), hosts(svc));
+        assertEquals(List.of("127.0.0.1:80"), hosts(p));
         assertTrue(naming.list(p, Set.of(), false).hosts().stream().noneMatch(Instance::ephemeral));
 
-        await(naming.deregister(p, null, "10.0.0.1", 80, false));
-        await(naming.register(p, ephemeral("10.0.0.1", 80)));
-        assertTrue(naming.instance(p, null, "10.0.0.1", 80).orElseThrow().ephemeral(), "an emptied service takes either kind");
+        await(naming.deregister(p, null, "127.0.0.1", 80, false));
+        await(naming.register(p, ephemeral("127.0.0.1", 80)));
+        assertTrue(naming.instance(p, null, "127.0.0.1", 80).orElseThrow().ephemeral(), "an emptied service takes either kind");
     }
 
     // ------------------------------------------------------------ list
 
     @Test
     void listFiltersClustersHidesDisabledAndHonoursHealthyOnly() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withCluster("A")));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80).withCluster("B")));
-        await(naming.register(svc, ephemeral("10.0.0.3", 80).withCluster("A").withEnabled(false)));
-        await(naming.register(svc, ephemeral("10.0.0.4", 80).withCluster("A").withHealthy(false)));
-        await(naming.register(svc, ephemeral("10.0.0.5", 80).withCluster("A")));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withCluster("A")));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80).withCluster("B")));
+        await(naming.register(svc, ephemeral("127.0.0.3", 80).withCluster("A").withEnabled(false)));
+        await(naming.register(svc, ephemeral("127.0.0.4", 80).withCluster("A").withHealthy(false)));
+        await(naming.register(svc, ephemeral("127.0.0.5", 80).withCluster("A")));
 
-        assertEquals(List.of("10.0.0.1:80", "10.0.0.2:80", "10.0.0.4:80", "10.0.0.5:80"), hosts(svc));
+        assertEquals(List.of("127.0.0.1:80", "127.0.0.2:80", "127.0.0.4:80", "127.0.0.5:80"), hosts(svc));
         ServiceView a = naming.list(svc, new LinkedHashSet<>(List.of("A")), true);
-        assertEquals(List.of("10.0.0.1", "10.0.0.5"), a.hosts().stream().map(Instance::ip).toList());
+        assertEquals(List.of("127.0.0.1", "127.0.0.5"), a.hosts().stream().map(Instance::ip).toList());
         assertEquals("A", a.clusters());
         assertFalse(a.reachProtectionThreshold());
-        assertEquals(List.of("10.0.0.2"), naming.list(svc, Set.of("B"), true).hosts().stream().map(Instance::ip).toList());
+        assertEquals(List.of("127.0.0.2"), naming.list(svc, Set.of("B"), true).hosts().stream().map(Instance::ip).toList());
         assertTrue(naming.list(svc, Set.of("NOPE"), false).hosts().isEmpty());
         InvalidRequestException bad = assertThrows(InvalidRequestException.class, () -> naming.list(svc, Set.of("a b"), false));
         assertEquals("clusters", bad.field());
@@ -280,9 +280,9 @@ class NamingServiceTest {
 
     @Test
     void reachingTheProtectThresholdListsEveryInstanceAsHealthy() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80).withHealthy(false)));
-        await(naming.register(svc, ephemeral("10.0.0.3", 80).withHealthy(false)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80).withHealthy(false)));
+        await(naming.register(svc, ephemeral("127.0.0.3", 80).withHealthy(false)));
         ServiceView below = naming.list(svc, Set.of(), true);
         assertEquals(1, below.hosts().size(), "1/3 healthy is above the default threshold 0");
 
@@ -303,10 +303,10 @@ class NamingServiceTest {
 
     @Test
     void checksumChangesWithTheListedInstances() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         String one = naming.list(svc, Set.of(), false).checksum();
         assertEquals(one, naming.list(svc, Set.of(), false).checksum());
-        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80)));
         String two = naming.list(svc, Set.of(), false).checksum();
         assertFalse(one.equals(two));
     }
@@ -321,31 +321,31 @@ class NamingServiceTest {
     @Test
     void theListVersionMovesWithEveryChangeAListCanShowAndHoldsOtherwise() throws Exception {
         ListVersion v = naming.listVersion(svc);
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         v = moved(svc, v, "an ephemeral registration");
         assertEquals(v, naming.listVersion(svc), "nothing happened");
         clock.advance(Duration.ofSeconds(2));
-        naming.beat(svc, null, "10.0.0.1", 80, Optional.empty());
+        naming.beat(svc, null, "127.0.0.1", 80, Optional.empty());
         naming.checkHeartbeatsNow();
         assertEquals(v, naming.listVersion(svc), "a beat of a healthy instance and an expiry pass change nothing shown");
-        await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(3)));
+        await(naming.update(svc, ephemeral("127.0.0.1", 80).withWeight(3)));
         v = moved(svc, v, "an ephemeral instance's new weight");
         await(naming.updateService(svc, 0.9, Map.of()));
         v = moved(svc, v, "a new protect threshold");
         clock.advance(Duration.ofSeconds(16));
         naming.checkHeartbeatsNow();
         v = moved(svc, v, "an ephemeral instance turning unhealthy");
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
         moved(svc, v, "an ephemeral deregistration");
 
         ServiceKey stock = new ServiceKey(ns, "G", "stock");
         ListVersion p = naming.listVersion(stock);
-        await(naming.register(stock, persistent("10.0.0.2", 81)));
+        await(naming.register(stock, persistent("127.0.0.2", 81)));
         p = moved(stock, p, "a persistent registration");
         assertEquals(p, naming.listVersion(stock), "nothing happened");
-        await(naming.update(stock, persistent("10.0.0.2", 81).withEnabled(false)));
+        await(naming.update(stock, persistent("127.0.0.2", 81).withEnabled(false)));
         p = moved(stock, p, "a persistent instance disabled");
-        await(naming.deregister(stock, null, "10.0.0.2", 81, false));
+        await(naming.deregister(stock, null, "127.0.0.2", 81, false));
         moved(stock, p, "a persistent deregistration");
     }
 
@@ -359,65 +359,65 @@ class NamingServiceTest {
 
     @Test
     void silentEphemeralInstanceTurnsUnhealthyThenDisappearsAndABeatKeepsItAlive() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80)));
         clock.advance(Duration.ofSeconds(10));
-        naming.beat(svc, null, "10.0.0.2", 80, Optional.empty());
+        naming.beat(svc, null, "127.0.0.2", 80, Optional.empty());
         clock.advance(Duration.ofSeconds(6));
         naming.checkHeartbeatsNow();
-        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
-        assertTrue(naming.instance(svc, null, "10.0.0.2", 80).orElseThrow().healthy());
+        assertFalse(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy());
+        assertTrue(naming.instance(svc, null, "127.0.0.2", 80).orElseThrow().healthy());
 
-        BeatResult r = naming.beat(svc, null, "10.0.0.1", 80, Optional.empty());
+        BeatResult r = naming.beat(svc, null, "127.0.0.1", 80, Optional.empty());
         assertEquals(BeatResult.Status.OK, r.status());
         assertEquals(5000, r.clientBeatIntervalMs());
-        assertTrue(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy(), "a beat makes it healthy again");
+        assertTrue(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(), "a beat makes it healthy again");
 
         clock.advance(Duration.ofSeconds(31));
-        naming.beat(svc, null, "10.0.0.2", 80, Optional.empty());
+        naming.beat(svc, null, "127.0.0.2", 80, Optional.empty());
         naming.checkHeartbeatsNow();
-        assertEquals(List.of("10.0.0.2:80"), hosts(svc));
+        assertEquals(List.of("127.0.0.2:80"), hosts(svc));
     }
 
     @Test
     void persistentInstancesNeverExpire() throws Exception {
-        await(naming.register(svc, persistent("10.0.0.1", 80)));
+        await(naming.register(svc, persistent("127.0.0.1", 80)));
         clock.advance(Duration.ofHours(1));
         naming.checkHeartbeatsNow();
-        assertTrue(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
-        assertEquals(BeatResult.Status.OK, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status());
+        assertTrue(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy());
+        assertEquals(BeatResult.Status.OK, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
     }
 
     @Test
     void lightBeatForAnUnknownInstanceAnswersUnknownAndAFullBeatRegistersIt() {
-        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status());
+        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
         assertTrue(naming.service(svc).isEmpty(), "a light beat creates nothing");
 
-        BeatInfo full = new BeatInfo("10.0.0.1", 80, 2.5, "DEFAULT",
+        BeatInfo full = new BeatInfo("127.0.0.1", 80, 2.5, "DEFAULT",
                 Map.of(HeartbeatSettings.INTERVAL_KEY, "2000", HeartbeatSettings.TIMEOUT_KEY, "6000"), "G@@orders");
-        BeatResult r = naming.beat(svc, "DEFAULT", "10.0.0.1", 80, Optional.of(full));
+        BeatResult r = naming.beat(svc, "DEFAULT", "127.0.0.1", 80, Optional.of(full));
         assertEquals(BeatResult.Status.OK, r.status());
         assertEquals(2000, r.clientBeatIntervalMs(), "the client beats at the interval its metadata asks for");
-        Instance i = naming.instance(svc, null, "10.0.0.1", 80).orElseThrow();
+        Instance i = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertTrue(i.ephemeral() && i.healthy() && i.enabled());
         assertEquals(2.5, i.weight());
-        assertEquals(2000, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).clientBeatIntervalMs());
+        assertEquals(2000, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).clientBeatIntervalMs());
     }
 
     @Test
     void aFullBeatMustAgreeWithWhatItIsSentFor() {
-        BeatInfo elsewhere = new BeatInfo("10.0.0.9", 80, 1, "DEFAULT", Map.of(), "G@@orders");
+        BeatInfo elsewhere = new BeatInfo("127.0.0.9", 80, 1, "DEFAULT", Map.of(), "G@@orders");
         assertEquals("beat", assertThrows(InvalidRequestException.class,
-                () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.of(elsewhere))).field());
-        BeatInfo otherService = new BeatInfo("10.0.0.1", 80, 1, "DEFAULT", Map.of(), "G@@payments");
+                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(elsewhere))).field());
+        BeatInfo otherService = new BeatInfo("127.0.0.1", 80, 1, "DEFAULT", Map.of(), "G@@payments");
         assertEquals("beat", assertThrows(InvalidRequestException.class,
-                () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.of(otherService))).field());
+                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(otherService))).field());
     }
 
     @Test
     void massExpiryKeepsAnsweringTheLastListUntilAnInstanceComesBack() throws Exception {
         for (int i = 1; i <= 3; i++) {
-            await(naming.register(svc, ephemeral("10.0.0." + i, 80)));
+            await(naming.register(svc, ephemeral("127.0.0." + i, 80)));
         }
         clock.advance(Duration.ofSeconds(16));
         naming.checkHeartbeatsNow();
@@ -428,18 +428,18 @@ class NamingServiceTest {
         assertTrue(kept.emptyProtection());
         assertEquals(3, kept.hosts().size());
         assertTrue(kept.reachProtectionThreshold(), "none is healthy: the default threshold lists them all");
-        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()).status(),
+        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status(),
                 "the kept list is only an answer: its instances are gone and must register again");
 
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         ServiceView back = naming.list(svc, Set.of(), true);
         assertFalse(back.emptyProtection());
-        assertEquals(List.of("10.0.0.1"), back.hosts().stream().map(Instance::ip).toList());
+        assertEquals(List.of("127.0.0.1"), back.hosts().stream().map(Instance::ip).toList());
     }
 
     @Test
     void emptyPushProtectionEndsAfterItsWindowAndCanBeTurnedOff() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         clock.advance(Duration.ofSeconds(31));
         naming.checkHeartbeatsNow();
         assertTrue(naming.list(svc, Set.of(), false).emptyProtection());
@@ -449,7 +449,7 @@ class NamingServiceTest {
         naming.close();
         naming = new NamingService(store, NamingOptions.DEFAULT.withEmptyPushProtection(false), clock, false);
         ServiceKey off = new ServiceKey(ns, "G", "off");
-        await(naming.register(off, ephemeral("10.0.0.1", 80)));
+        await(naming.register(off, ephemeral("127.0.0.1", 80)));
         clock.advance(Duration.ofSeconds(31));
         naming.checkHeartbeatsNow();
         ServiceView v = naming.list(off, Set.of(), false);
@@ -459,8 +459,8 @@ class NamingServiceTest {
 
     @Test
     void deregisteringEveryInstanceAnswersEmptyAtOnce() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
         clock.advance(Duration.ofSeconds(31));
         naming.checkHeartbeatsNow();
         ServiceView v = naming.list(svc, Set.of(), false);
@@ -470,8 +470,8 @@ class NamingServiceTest {
 
     @Test
     void aServiceThatOnlyHadEphemeralInstancesIsForgottenAMinuteAfterItEmptied() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
         clock.advance(Duration.ofSeconds(59));
         naming.checkHeartbeatsNow();
         assertTrue(naming.service(svc).isPresent());
@@ -485,48 +485,48 @@ class NamingServiceTest {
     @Test
     void healthCanBeSetByHandOnlyForPersistentInstancesOfUnprobedClusters() throws Exception {
         ServiceKey eph = new ServiceKey(ns, "G", "eph");
-        await(naming.register(eph, ephemeral("10.0.0.1", 80)));
-        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("TCP1")));
-        await(naming.register(svc, persistent("10.0.0.2", 80).withCluster("MANUAL")));
+        await(naming.register(eph, ephemeral("127.0.0.1", 80)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withCluster("TCP1")));
+        await(naming.register(svc, persistent("127.0.0.2", 80).withCluster("MANUAL")));
         await(naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)));
 
-        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(eph, null, "10.0.0.1", 80, false)));
-        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(svc, "TCP1", "10.0.0.1", 80, false)));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.setHealth(svc, "MANUAL", "10.0.0.9", 80, false)));
+        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(eph, null, "127.0.0.1", 80, false)));
+        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(svc, "TCP1", "127.0.0.1", 80, false)));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.setHealth(svc, "MANUAL", "127.0.0.9", 80, false)));
 
-        await(naming.setHealth(svc, "MANUAL", "10.0.0.2", 80, false));
-        assertFalse(naming.instance(svc, "MANUAL", "10.0.0.2", 80).orElseThrow().healthy());
-        assertTrue(naming.instance(svc, "TCP1", "10.0.0.1", 80).orElseThrow().healthy());
+        await(naming.setHealth(svc, "MANUAL", "127.0.0.2", 80, false));
+        assertFalse(naming.instance(svc, "MANUAL", "127.0.0.2", 80).orElseThrow().healthy());
+        assertTrue(naming.instance(svc, "TCP1", "127.0.0.1", 80).orElseThrow().healthy());
     }
 
     @Test
     void persistentHealthIsWrittenOnlyWhenItChanges() throws Exception {
-        await(naming.register(svc, persistent("10.0.0.1", 80)));
+        await(naming.register(svc, persistent("127.0.0.1", 80)));
         long before = store.revision();
-        assertFalse(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, true)));
+        assertFalse(await(naming.setPersistentHealth(svc, null, "127.0.0.1", 80, true)));
         assertEquals(before, store.revision(), "same value: nothing proposed");
-        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)));
-        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
-        assertFalse(await(naming.setPersistentHealth(svc, null, "10.0.0.9", 80, false)), "unknown instance");
+        assertTrue(await(naming.setPersistentHealth(svc, null, "127.0.0.1", 80, false)));
+        assertFalse(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy());
+        assertFalse(await(naming.setPersistentHealth(svc, null, "127.0.0.9", 80, false)), "unknown instance");
     }
 
     @Test
     void reRegisteringAnUnchangedPersistentInstanceWritesNothingAndAChangedOneIsWritten() throws Exception {
-        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(2)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(2)));
         long before = store.revision();
-        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(2)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(2)));
         assertEquals(before, store.revision(), "same instance: nothing proposed, no change event");
 
-        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(3)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(3)));
         assertTrue(store.revision() > before, "a changed weight is written");
-        assertEquals(3, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight());
+        assertEquals(3, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
 
         // the probe found it dead: a re-registration claiming it healthy keeps that, so it is unchanged too
-        assertTrue(await(naming.setPersistentHealth(svc, null, "10.0.0.1", 80, false)));
+        assertTrue(await(naming.setPersistentHealth(svc, null, "127.0.0.1", 80, false)));
         long unhealthy = store.revision();
-        await(naming.register(svc, persistent("10.0.0.1", 80).withWeight(3)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(3)));
         assertEquals(unhealthy, store.revision());
-        assertFalse(naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().healthy());
+        assertFalse(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy());
     }
 
     @Test
@@ -538,7 +538,7 @@ class NamingServiceTest {
         KvStore replica = (KvStore) java.lang.reflect.Proxy.newProxyInstance(KvStore.class.getClassLoader(),
                 new Class<?>[] {KvStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("linearizable") && catchUps.incrementAndGet() == 1) {
-                        await(otherNode.register(svc, persistent("10.0.0.1", 80).withWeight(5)));
+                        await(otherNode.register(svc, persistent("127.0.0.1", 80).withWeight(5)));
                     }
                     try {
                         return method.invoke(store, args);
@@ -549,10 +549,10 @@ class NamingServiceTest {
         naming.close();
         naming = new NamingService(replica, NamingOptions.DEFAULT, clock, false);
         try {
-            await(naming.register(svc, persistent("10.0.0.1", 80)));
-            await(naming.register(svc, persistent("10.0.0.1", 80)));
+            await(naming.register(svc, persistent("127.0.0.1", 80)));
+            await(naming.register(svc, persistent("127.0.0.1", 80)));
             assertEquals(1, catchUps.get(), "an answer without a write first waits for the leader");
-            assertEquals(1, naming.instance(svc, null, "10.0.0.1", 80).orElseThrow().weight(),
+            assertEquals(1, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight(),
                     "the edit committed meanwhile is replaced, as any registration replaces it");
         } finally {
             otherNode.close();
@@ -562,8 +562,8 @@ class NamingServiceTest {
     @Test
     void persistentInstancesComeWithTheirClustersProbeSettings() throws Exception {
         HealthCheckSettings http = new HealthCheckSettings(CheckerType.HTTP, "/health", 0, true, "200");
-        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("WEB")));
-        await(naming.register(svc, persistent("10.0.0.2", 80)));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withCluster("WEB")));
+        await(naming.register(svc, persistent("127.0.0.2", 80)));
         await(naming.updateCluster(svc, "WEB", http));
 
         List<PersistentInstance> mine = naming.persistentInstances().stream().filter(p -> p.service().equals(svc)).toList();
@@ -587,15 +587,15 @@ class NamingServiceTest {
 
         assertInstanceOf(ServiceExistsException.class, failure(naming.createService(svc, ServiceSpec.DEFAULT)));
         ServiceKey implicit = new ServiceKey(ns, "G", "implicit");
-        await(naming.register(implicit, ephemeral("10.0.0.1", 80)));
+        await(naming.register(implicit, ephemeral("127.0.0.1", 80)));
         assertInstanceOf(ServiceExistsException.class, failure(naming.createService(implicit, ServiceSpec.DEFAULT)));
     }
 
     @Test
     void serviceShowsClustersWithInstanceCounts() throws Exception {
-        await(naming.register(svc, ephemeral("10.0.0.1", 80).withCluster("A")));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80).withCluster("A").withHealthy(false)));
-        await(naming.register(svc, ephemeral("10.0.0.3", 80).withCluster("B")));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80).withCluster("A")));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80).withCluster("A").withHealthy(false)));
+        await(naming.register(svc, ephemeral("127.0.0.3", 80).withCluster("B")));
         Service s = naming.service(svc).orElseThrow();
         assertFalse(s.stored(), "only ephemeral registrations: no stored definition");
         assertEquals(ServiceSpec.DEFAULT, s.spec());
@@ -606,7 +606,7 @@ class NamingServiceTest {
         assertEquals(2, s.healthyInstances());
 
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(p, persistent("10.0.0.1", 80)));
+        await(naming.register(p, persistent("127.0.0.1", 80)));
         assertTrue(naming.service(p).orElseThrow().stored(), "a persistent registration stores the service");
         assertTrue(naming.service(new ServiceKey(ns, "G", "nobody")).isEmpty());
         assertTrue(naming.exists(svc) && naming.exists(p));
@@ -619,7 +619,7 @@ class NamingServiceTest {
         assertInstanceOf(ServiceNotFoundException.class, failure(naming.updateCluster(svc, "C", HealthCheckSettings.DEFAULT)));
         assertThrows(InvalidRequestException.class, () -> naming.updateService(svc, 2, Map.of()));
 
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         await(naming.updateCluster(svc, "C", HealthCheckSettings.of(CheckerType.HTTP)));
         await(naming.updateService(svc, 0.7, Map.of("k", "v")));
         ServiceSpec spec = naming.service(svc).orElseThrow().spec();
@@ -635,15 +635,15 @@ class NamingServiceTest {
         naming = new NamingService(follower, NamingOptions.DEFAULT, clock, false);
         long before = store.revision();
         await(naming.createService(svc, ServiceSpec.DEFAULT));
-        await(naming.register(svc, persistent("10.0.0.1", 80).withCluster("MANUAL")));
+        await(naming.register(svc, persistent("127.0.0.1", 80).withCluster("MANUAL")));
 
         // each edit arrives while this node has not applied the create and the registration yet
         List<java.util.function.Supplier<CompletableFuture<Void>>> edits = List.of(
                 () -> naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)),
                 () -> naming.updateService(svc, 0.5, Map.of("k", "v")),
-                () -> naming.update(svc, persistent("10.0.0.1", 80).withCluster("MANUAL").withWeight(3)),
-                () -> naming.patch(svc, "MANUAL", "10.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "1"))),
-                () -> naming.setHealth(svc, "MANUAL", "10.0.0.1", 80, false));
+                () -> naming.update(svc, persistent("127.0.0.1", 80).withCluster("MANUAL").withWeight(3)),
+                () -> naming.patch(svc, "MANUAL", "127.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "1"))),
+                () -> naming.setHealth(svc, "MANUAL", "127.0.0.1", 80, false));
         for (var edit : edits) {
             follower.lagBehind(before);
             assertTrue(naming.service(svc).isEmpty(), "this node does not see the service yet");
@@ -653,34 +653,34 @@ class NamingServiceTest {
         Service seen = naming.service(svc).orElseThrow();
         assertEquals(0.5, seen.spec().protectThreshold());
         assertEquals(CheckerType.NONE, seen.spec().settingsFor("MANUAL").type());
-        Instance edited = naming.instance(svc, "MANUAL", "10.0.0.1", 80).orElseThrow();
+        Instance edited = naming.instance(svc, "MANUAL", "127.0.0.1", 80).orElseThrow();
         assertEquals(3, edited.weight());
         assertEquals(Map.of("z", "1"), edited.metadata());
         assertFalse(edited.healthy());
 
-        await(naming.deregister(svc, "MANUAL", "10.0.0.1", 80, false));
+        await(naming.deregister(svc, "MANUAL", "127.0.0.1", 80, false));
         follower.lagBehind(before);
         await(naming.deleteService(svc));
         assertTrue(naming.service(svc).isEmpty());
         // a service that is really gone is still refused, once the leader confirms it
         assertInstanceOf(ServiceNotFoundException.class, failure(naming.deleteService(svc)));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, "MANUAL", "10.0.0.1", 80, InstancePatch.NONE)));
+        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, "MANUAL", "127.0.0.1", 80, InstancePatch.NONE)));
         assertEquals(edits.size() + 3, follower.catchUps());
     }
 
     @Test
     void deleteServiceRefusesWhileInstancesRemainAndRefusesAnUnknownService() throws Exception {
         ServiceKey p = new ServiceKey(ns, "G", "p");
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(p, persistent("10.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(p, persistent("127.0.0.1", 80)));
         assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(svc)));
         assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(p)));
         ServiceNotFoundException missing = assertInstanceOf(ServiceNotFoundException.class,
                 failure(naming.deleteService(new ServiceKey(ns, "G", "ghost"))));
         assertTrue(missing.getMessage().contains("not found!"), missing.getMessage());
 
-        await(naming.deregister(svc, null, "10.0.0.1", 80, true));
-        await(naming.deregister(p, null, "10.0.0.1", 80, false));
+        await(naming.deregister(svc, null, "127.0.0.1", 80, true));
+        await(naming.deregister(p, null, "127.0.0.1", 80, false));
         await(naming.deleteService(svc));
         await(naming.deleteService(p));
         assertTrue(naming.service(svc).isEmpty());
@@ -691,12 +691,12 @@ class NamingServiceTest {
     @Test
     void listServicesPagesSortedNamesWithoutGroupPrefixPerNamespaceAndGroup() throws Exception {
         for (String name : List.of("delta", "alpha", "charlie")) {
-            await(naming.register(new ServiceKey(ns, "G", name), ephemeral("10.0.0.1", 80)));
+            await(naming.register(new ServiceKey(ns, "G", name), ephemeral("127.0.0.1", 80)));
         }
         await(naming.createService(new ServiceKey(ns, "G", "bravo"), ServiceSpec.DEFAULT));
-        await(naming.register(new ServiceKey(ns, "G", "echo"), persistent("10.0.0.1", 80)));
-        await(naming.register(new ServiceKey(ns, "OTHER", "zulu"), ephemeral("10.0.0.1", 80)));
-        await(naming.register(new ServiceKey(ns + "-x", "G", "yankee"), ephemeral("10.0.0.1", 80)));
+        await(naming.register(new ServiceKey(ns, "G", "echo"), persistent("127.0.0.1", 80)));
+        await(naming.register(new ServiceKey(ns, "OTHER", "zulu"), ephemeral("127.0.0.1", 80)));
+        await(naming.register(new ServiceKey(ns + "-x", "G", "yankee"), ephemeral("127.0.0.1", 80)));
 
         assertEquals(new ServicePage(5, List.of("alpha", "bravo")), naming.listServices(ns, "G", 1, 2));
         assertEquals(new ServicePage(5, List.of("charlie", "delta")), naming.listServices(ns, "G", 2, 2));
@@ -710,7 +710,7 @@ class NamingServiceTest {
     @Test
     void defaultNamespaceAndGroupApplyWhenBlank() throws Exception {
         ServiceKey dflt = ServiceKey.of(null, null, "lonely-" + ns);
-        await(naming.register(dflt, ephemeral("10.0.0.1", 80)));
+        await(naming.register(dflt, ephemeral("127.0.0.1", 80)));
         assertTrue(naming.listServices("", "", 1, 1000).names().contains("lonely-" + ns));
         assertTrue(naming.listServices("public", "DEFAULT_GROUP", 1, 1000).names().contains("lonely-" + ns));
     }
@@ -718,9 +718,9 @@ class NamingServiceTest {
     @Test
     void countsCoverServicesAndBothKindsOfInstances() throws Exception {
         NamingCounts before = naming.counts();
-        await(naming.register(svc, ephemeral("10.0.0.1", 80)));
-        await(naming.register(svc, ephemeral("10.0.0.2", 80)));
-        await(naming.register(new ServiceKey(ns, "G", "p"), persistent("10.0.0.3", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
+        await(naming.register(svc, ephemeral("127.0.0.2", 80)));
+        await(naming.register(new ServiceKey(ns, "G", "p"), persistent("127.0.0.3", 80)));
         NamingCounts after = naming.counts();
         assertEquals(before.services() + 2, after.services());
         assertEquals(before.ephemeralInstances() + 2, after.ephemeralInstances());
@@ -733,14 +733,14 @@ class NamingServiceTest {
             ServiceKey k = new ServiceKey(ns, "G", "race-" + round);
             await(naming.createService(k, ServiceSpec.DEFAULT.withProtectThreshold(0.25)));
             CompletableFuture<Void> delete = CompletableFuture.supplyAsync(() -> naming.deleteService(k)).thenCompose(f -> f);
-            CompletableFuture<Void> register = naming.register(k, persistent("10.0.0.1", 80));
+            CompletableFuture<Void> register = naming.register(k, persistent("127.0.0.1", 80));
             await(register);
             try {
                 await(delete);
             } catch (ExecutionException e) {
                 assertInstanceOf(ServiceNotEmptyException.class, e.getCause());
             }
-            assertTrue(naming.instance(k, null, "10.0.0.1", 80).isPresent());
+            assertTrue(naming.instance(k, null, "127.0.0.1", 80).isPresent());
             assertTrue(naming.service(k).orElseThrow().stored(), "round " + round + ": the instance's service is stored");
             assertTrue(naming.listServices(ns, "G", 1, 1000).names().contains(k.service()));
         }
@@ -754,31 +754,31 @@ class NamingServiceTest {
         try (AutoCloseable sub = naming.subscribe(heard)) {
             ServiceKey p = new ServiceKey(ns, "G", "p");
             List<ThrowingStep> ephemeralSteps = List.of(
-                    () -> await(naming.register(svc, ephemeral("10.0.0.1", 80))),
-                    () -> await(naming.update(svc, ephemeral("10.0.0.1", 80).withWeight(4))),
-                    () -> await(naming.patch(svc, null, "10.0.0.1", 80, InstancePatch.NONE.withEnabled(false))),
+                    () -> await(naming.register(svc, ephemeral("127.0.0.1", 80))),
+                    () -> await(naming.update(svc, ephemeral("127.0.0.1", 80).withWeight(4))),
+                    () -> await(naming.patch(svc, null, "127.0.0.1", 80, InstancePatch.NONE.withEnabled(false))),
                     () -> {
                         clock.advance(Duration.ofSeconds(16));
                         naming.checkHeartbeatsNow(); // unhealthy
                     },
-                    () -> naming.beat(svc, null, "10.0.0.1", 80, Optional.empty()), // healthy again
+                    () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()), // healthy again
                     () -> {
                         clock.advance(Duration.ofSeconds(31));
                         naming.checkHeartbeatsNow(); // expired
                     },
-                    () -> await(naming.register(svc, ephemeral("10.0.0.2", 80))),
-                    () -> await(naming.deregister(svc, null, "10.0.0.2", 80, true)));
+                    () -> await(naming.register(svc, ephemeral("127.0.0.2", 80))),
+                    () -> await(naming.deregister(svc, null, "127.0.0.2", 80, true)));
             for (ThrowingStep step : ephemeralSteps) {
                 heard.clear();
                 step.run();
                 heard.awaitChange(svc);
             }
             List<ThrowingStep> persistentSteps = List.of(
-                    () -> await(naming.register(p, persistent("10.0.0.3", 80))),
-                    () -> await(naming.update(p, persistent("10.0.0.3", 80).withWeight(2))),
-                    () -> await(naming.setPersistentHealth(p, null, "10.0.0.3", 80, false)),
+                    () -> await(naming.register(p, persistent("127.0.0.3", 80))),
+                    () -> await(naming.update(p, persistent("127.0.0.3", 80).withWeight(2))),
+                    () -> await(naming.setPersistentHealth(p, null, "127.0.0.3", 80, false)),
                     () -> await(naming.updateService(p, 0.2, Map.of())),
-                    () -> await(naming.deregister(p, null, "10.0.0.3", 80, false)));
+                    () -> await(naming.deregister(p, null, "127.0.0.3", 80, false)));
             for (ThrowingStep step : persistentSteps) {
                 heard.clear();
                 step.run();
@@ -795,10 +795,10 @@ class NamingServiceTest {
         try (AutoCloseable bad = naming.subscribe(s -> {
             throw new IllegalStateException("boom");
         }); AutoCloseable good = naming.subscribe(heard)) {
-            await(naming.register(svc, ephemeral("10.0.0.1", 80)));
+            await(naming.register(svc, ephemeral("127.0.0.1", 80)));
             heard.awaitChange(svc);
             heard.clear();
-            await(naming.register(svc, ephemeral("10.0.0.2", 80)));
+            await(naming.register(svc, ephemeral("127.0.0.2", 80)));
             heard.awaitChange(svc);
         }
     }

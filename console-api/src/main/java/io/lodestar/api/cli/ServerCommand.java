@@ -2,6 +2,7 @@ package io.lodestar.api.cli;
 
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,6 +62,13 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--dns-port", defaultValue = "8853", paramLabel = "PORT",
             description = "DNS port, UDP and TCP, on --host (default: ${DEFAULT-VALUE}; 0 = any free port, -1 = off).")
     int dnsPort;
+
+    @Option(names = "--probe-allow", defaultValue = ProbeScope.DEFAULT, paramLabel = "CIDR[,CIDR...]",
+            description = "Networks the health checks of persistent instances may connect to, or 'none' "
+                    + "(default: ${DEFAULT-VALUE}, every unicast address). Link-local (169.254.0.0/16, "
+                    + "fe80::/10), cloud metadata addresses, multicast and 0.0.0.0/8 are never probed. "
+                    + "An instance outside is not probed and keeps its registered health.")
+    String probeAllow;
 
     @Option(names = "--snapshot-interval", defaultValue = "3600", paramLabel = "SECONDS",
             description = "Seconds between Raft snapshots (default: ${DEFAULT-VALUE}).")
@@ -126,7 +134,14 @@ public final class ServerCommand implements Callable<Integer> {
         if (dnsPort < -1 || dnsPort > 65535) {
             throw usage("--dns-port: " + dnsPort + " is not a port (0 = any free port, -1 = off)");
         }
-        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, dnsPort);
+        ProbeScope probeScope;
+        try {
+            probeScope = ProbeScope.parse(probeAllow);
+        } catch (IllegalArgumentException e) {
+            throw usage("--probe-allow: " + e.getMessage());
+        }
+        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, dnsPort,
+                probeScope);
     }
 
     private void checkPort(String name, int value) {

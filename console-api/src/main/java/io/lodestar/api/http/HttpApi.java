@@ -26,6 +26,7 @@ import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
 import io.lodestar.naming.NamingService;
+import io.lodestar.naming.health.PersistentHealthChecks;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
@@ -59,10 +60,11 @@ public final class HttpApi {
      * null (list queries then subscribe nobody to pushes).
      */
     public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, NamingService naming,
-                                 UdpPusher udp, String host, int port) {
+                                 PersistentHealthChecks health, UdpPusher udp, String host, int port) {
         NodeReadiness readiness = new NodeReadiness(store, naming);
         Metrics metrics = new Metrics(store, readiness);
-        InstanceRoutes instances = new InstanceRoutes(naming, udp);
+        metrics.healthProbes(health);
+        InstanceRoutes instances = new InstanceRoutes(naming, health, udp);
         FastPaths fast = new FastPaths(metrics)
                 .add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs))
                 .add("POST", ConfigRoutes.PATH, new PlainConfigPublish(configs))
@@ -115,7 +117,7 @@ public final class HttpApi {
         ListenerRoutes.install(app, listeners);
         NamespaceRoutes.install(app, new NamespaceService(store));
         instances.install(app);
-        ServiceRoutes.install(app, naming);
+        ServiceRoutes.install(app, naming, health);
         ClusterRoutes.install(app, naming);
         NamingHealthRoutes.install(app, naming);
         OperatorRoutes.install(app, store, naming, udp, readiness);

@@ -5,6 +5,8 @@ import io.javalin.config.JavalinConfig;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.naming.health.PersistentHealthChecks;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -56,6 +58,19 @@ public final class Metrics {
     public void requestsInFlight(IntSupplier active) {
         Gauge.builder("http_server_requests_active", active, IntSupplier::getAsInt)
                 .description("HTTP requests received and not yet answered, held long-polls included")
+                .strongReference(true) // nothing else holds the supplier; a weak one reads NaN after a collection
+                .register(registry);
+    }
+
+    /**
+     * Counts the health probes of persistent instances made, and those not made because the address
+     * is out of scope. Micrometer holds {@code health} weakly: the server holds it.
+     */
+    public void healthProbes(PersistentHealthChecks health) {
+        FunctionCounter.builder("lodestar_health_probes_started", health, PersistentHealthChecks::probesStarted)
+                .description("Health probes of persistent instances started (TCP connects, HTTP GETs)").register(registry);
+        FunctionCounter.builder("lodestar_health_probes_refused", health, PersistentHealthChecks::probesRefused)
+                .description("Health probes not made: the instance's address is outside --probe-allow")
                 .register(registry);
     }
 

@@ -82,7 +82,7 @@ public final class LodestarServer implements AutoCloseable {
                             + " (UDP and TCP): " + e.getMessage() + "; choose another --dns-port, or -1 for none", e);
                 }
             }
-            PersistentHealthChecks health = PersistentHealthChecks.start(naming, () -> leads(store));
+            PersistentHealthChecks health = PersistentHealthChecks.start(naming, () -> leads(store), s.probeScope());
             return new Naming(naming, udp, subscription, dnsSource, dns, health);
         }
 
@@ -143,7 +143,8 @@ public final class LodestarServer implements AutoCloseable {
         Naming naming = Naming.start(store, s);
         Javalin http;
         try {
-            http = HttpApi.create(store, configs, listeners, naming.service(), naming.udp(), s.host(), s.httpPort());
+            http = HttpApi.create(store, configs, listeners, naming.service(), naming.health(), naming.udp(), s.host(),
+                    s.httpPort());
             PushRoutes.install(http, push);
             http.start();
         } catch (RuntimeException e) {
@@ -153,10 +154,12 @@ public final class LodestarServer implements AutoCloseable {
             store.close();
             throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
-        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}",
+        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}, "
+                        + "health probes to --probe-allow {}",
                 ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(), s.host(), s.raftPort(),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
-                s.dataDir().toAbsolutePath().normalize(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers());
+                s.dataDir().toAbsolutePath().normalize(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
+                s.probeScope());
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "server-watcher");
             t.setDaemon(true);

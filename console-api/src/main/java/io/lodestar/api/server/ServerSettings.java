@@ -1,12 +1,14 @@
 package io.lodestar.api.server;
 
+import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
  * mode when none was given: one is then generated for this install. {@code dnsPort} 0 picks any
- * free port, -1 turns the DNS interface off.
+ * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
+ * checks of persistent instances may connect to.
  */
 public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
-                             byte[] clusterSecret, int snapshotIntervalSecs, int dnsPort) {}
+                             byte[] clusterSecret, int snapshotIntervalSecs, int dnsPort, ProbeScope probeScope) {}

@@ -1,6 +1,9 @@
 package io.lodestar.naming.health;
 
 import io.lodestar.naming.model.CheckerType;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,9 +13,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * never two at once. Results are counted by {@link TargetHealth}; the sink hears only of flips.
  * A probe result of UNKNOWN (our side failed) counts neither way.
  *
+ * <p>Scope: each probe first resolves the target's address (a host name once per probe, so that
+ * what is checked is what is dialled) and goes ahead only if the {@link ProbeScope} allows it. A
+ * target outside the scope is not probed and counts neither way: it keeps the health it has, and
+ * {@link #refusal} says why until it is probed again or forgotten.
+ *
  * <p>Threads: one scheduler thread, {@value #SCHEDULER_THREAD}, does all the counting and calls
  * {@code targets}, {@code isLeader} and the sink; the probes run on their own threads ({@link
  * TcpProbe}, {@link HttpProbe}) and hand results back to it; a host name (not an IP literal) is
@@ -57,6 +67,7 @@ public final class HealthChecker implements AutoCloseable {
     private final ProbeTargets targets;
     private final HealthSink sink;
     private final BooleanSupplier isLeader;
+    private final ProbeScope scope;
     private final Duration tick;
     private final int maxInFlight;
     private final Map<CheckerType, Probe> probes;
@@ -64,6 +75,9 @@ public final class HealthChecker implements AutoCloseable {
     private final ThreadPoolExecutor resolver;
     private final AtomicLong probesStarted = new AtomicLong();
     private final AtomicLong probesCompleted = new AtomicLong();
+    private final AtomicLong probesRefused = new AtomicLong();
+    /** Why a target was last not probed, by id; read by any thread. */
+    private final Map<String, String> refusals = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private boolean started;
 
@@ -71,24 +85,20 @@ public final class HealthChecker implements AutoCloseable {
     private final Map<String, TargetHealth> states = new HashMap<>();
     private int inFlight;
 
-    /** A checker with the default tick and in-flight limit, probing with a new {@link TcpProbe} and {@link HttpProbe}. */
-    public HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader) {
-        this(targets, sink, isLeader, DEFAULT_TICK, DEFAULT_MAX_IN_FLIGHT);
-    }
-
     /**
-     * A checker that lists the targets every {@code tick} (also the precision of each target's
-     * timing: keep it well under the shortest interval) and runs at most {@code maxInFlight} probes
-     * at once. Nothing runs until {@link #start()}.
+     * A checker that probes only inside {@code scope}, lists the targets every {@code tick} (also
+     * the precision of each target's timing: keep it well under the shortest interval) and runs at
+     * most {@code maxInFlight} probes at once, with a new {@link TcpProbe} and {@link HttpProbe}.
+     * Nothing runs until {@link #start()}.
      */
-    public HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, Duration tick,
-                         int maxInFlight) {
-        this(targets, sink, isLeader, tick, maxInFlight, defaultProbes());
+    public HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, ProbeScope scope,
+                         Duration tick, int maxInFlight) {
+        this(targets, sink, isLeader, scope, tick, maxInFlight, defaultProbes());
     }
 
     /** As above with the given probes (closed with the checker); for tests. */
-    HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, Duration tick, int maxInFlight,
-                  Map<CheckerType, Probe> probes) {
+    HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, ProbeScope scope, Duration tick,
+                  int maxInFlight, Map<CheckerType, Probe> probes) {
         if (tick.isNegative() || tick.isZero()) {
             throw new IllegalArgumentException("tick must be positive: " + tick);
         }
@@ -98,6 +108,7 @@ public final class HealthChecker implements AutoCloseable {
         this.targets = targets;
         this.sink = sink;
         this.isLeader = isLeader;
+        this.scope = Objects.requireNonNull(scope, "scope");
         this.tick = tick;
         this.maxInFlight = maxInFlight;
         this.probes = new EnumMap<>(probes);
@@ -141,6 +152,19 @@ public final class HealthChecker implements AutoCloseable {
         return probesCompleted.get();
     }
 
+    /** Probes not made since construction because the target's address is outside the scope (for metrics and tests). */
+    public long probesRefused() {
+        return probesRefused.get();
+    }
+
+    /**
+     * Why the target {@code id} was not probed when it was last due, or null if it was probed then
+     * (or is not known here: this node does not lead, or the target was never due).
+     */
+    public String refusal(String id) {
+        return refusals.get(id);
+    }
+
     private void tickSafely() {
         try {
             tick();
@@ -158,6 +182,7 @@ public final class HealthChecker implements AutoCloseable {
             if (!states.isEmpty()) {
                 LOG.info("not the leader: health checks paused, {} targets' counts dropped", states.size());
                 states.clear();
+                refusals.clear();
             }
             return;
         }
@@ -188,6 +213,7 @@ public final class HealthChecker implements AutoCloseable {
             }
         }
         states.keySet().retainAll(seen);
+        refusals.keySet().retainAll(seen);
         due.sort(Comparator.comparingLong(s -> s.nextDueNanos));
         for (TargetHealth state : due) {
             if (inFlight >= maxInFlight) {
@@ -213,39 +239,72 @@ public final class HealthChecker implements AutoCloseable {
         state.nextDueNanos = now + interval + ThreadLocalRandom.current().nextLong(-jitter, jitter + 1);
         state.inFlight = true;
         inFlight++;
-        probesStarted.incrementAndGet();
         Probe probe = probes.get(target.settings().type());
         if (probe == null) {
             onResult(state, ProbeResult.unknown("no probe for " + target.settings().type()));
             return;
         }
         if (isIpLiteral(target.ip())) {
-            start(probe, state, target);
+            resolveAndStart(probe, state, target); // a literal is parsed, not looked up
         } else {
             try {
-                resolver.execute(() -> start(probe, state, target));
+                resolver.execute(() -> resolveAndStart(probe, state, target));
             } catch (RejectedExecutionException e) {
                 onResult(state, ProbeResult.unknown("too many host names waiting to be resolved"));
             }
         }
     }
 
-    /** Starts the probe on this thread; its result is counted on the scheduler thread. */
-    private void start(Probe probe, TargetHealth state, ProbeTarget target) {
+    /**
+     * Resolves the target, checks the address against the scope and, if allowed, starts the probe
+     * of that very address on this thread; the outcome is counted on the scheduler thread.
+     */
+    private void resolveAndStart(Probe probe, TargetHealth state, ProbeTarget target) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(target.ip());
+        } catch (UnknownHostException e) {
+            toScheduler(() -> onResult(state, ProbeResult.down("unknown host " + target.ip())));
+            return;
+        }
+        String refusal = scope.refusal(address);
+        if (refusal != null) {
+            probesRefused.incrementAndGet();
+            toScheduler(() -> onRefused(state, refusal));
+            return;
+        }
+        refusals.remove(target.id());
+        probesStarted.incrementAndGet();
         CompletableFuture<ProbeResult> result;
         try {
-            result = probe.probe(target.ip(), target.probePort(), target.settings());
+            result = probe.probe(new InetSocketAddress(address, target.probePort()), target.settings());
         } catch (RuntimeException e) {
             result = CompletableFuture.completedFuture(ProbeResult.unknown("probe failed to start: " + e));
         }
         result.whenComplete((r, e) -> {
             ProbeResult counted = e == null ? r : ProbeResult.unknown("probe failed: " + e);
-            try {
-                scheduler.execute(() -> onResult(state, counted));
-            } catch (RejectedExecutionException closedMeanwhile) {
-                // the checker is closed: nobody counts any more
-            }
+            toScheduler(() -> onResult(state, counted));
         });
+    }
+
+    private void toScheduler(Runnable task) {
+        try {
+            scheduler.execute(task);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // the checker is closed: nobody counts any more
+        }
+    }
+
+    private void onRefused(TargetHealth state, String refusal) {
+        inFlight--;
+        state.inFlight = false;
+        if (closed || states.get(state.target.id()) != state) {
+            return;
+        }
+        if (!refusal.equals(refusals.put(state.target.id(), refusal))) {
+            LOG.info("health check: not probing {}:{}: {}; its health stays as stored", state.target.ip(),
+                    state.target.probePort(), refusal);
+        }
     }
 
     private void onResult(TargetHealth state, ProbeResult result) {

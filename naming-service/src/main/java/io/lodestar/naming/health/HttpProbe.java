@@ -3,6 +3,7 @@ package io.lodestar.naming.health;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -22,6 +23,8 @@ import java.util.concurrent.TimeoutException;
  * Healthy when {@code GET http://host:port/path} answers a status the settings expect (any 2xx
  * unless configured) within the timeout; the body is not read. Redirects are not followed (a 3xx
  * is just a status), no proxy is used, HTTP/1.1 only (no h2c upgrade that some servers reject).
+ * The URL names the address probed, not a host name, so the request goes where the scope check
+ * looked and its {@code Host} header carries that address.
  *
  * <p>Runs on one {@link HttpClient}: its selector thread ({@code HttpClient-N-SelectorManager},
  * named by the JDK) does the I/O for every probe in flight and one thread of ours, {@value
@@ -67,16 +70,20 @@ public final class HttpProbe implements Probe {
     }
 
     @Override
-    public CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
+    public CompletableFuture<ProbeResult> probe(InetSocketAddress target, ProbeSettings settings) {
         if (closed) {
             return CompletableFuture.completedFuture(ProbeResult.unknown("probe closed"));
         }
+        if (target.isUnresolved()) {
+            throw new IllegalArgumentException("not resolved: " + target); // the caller resolves, see Probe
+        }
+        String host = target.getAddress().getHostAddress();
         URI uri;
         try {
-            uri = uri(host, port, settings.path());
+            uri = uri(host, target.getPort(), settings.path());
         } catch (URISyntaxException e) {
-            return CompletableFuture.completedFuture(ProbeResult.down("no valid URL for " + host + ":" + port
-                    + settings.path() + ": " + e.getMessage()));
+            return CompletableFuture.completedFuture(ProbeResult.down("no valid URL for " + host + ":"
+                    + target.getPort() + settings.path() + ": " + e.getMessage()));
         }
         Duration timeout = settings.timeout();
         HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(timeout).header("User-Agent", USER_AGENT).build();

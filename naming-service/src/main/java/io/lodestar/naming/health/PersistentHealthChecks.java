@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * store scan, and an idle registry none at all, even when deleted instances' tombstones make a
  * scan slow), and a flip is written through Raft with {@link
  * NamingService#setPersistentHealth} (idempotent: a repeated flip writes nothing). The checker
- * probes only while {@code isLeader} holds, so one node probes and the group agrees on the result.
+ * probes only while {@code isLeader} holds, so one node probes and the group agrees on the result,
+ * and only addresses inside its {@link ProbeScope}: every member should be given the same one.
  */
 public final class PersistentHealthChecks implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PersistentHealthChecks.class);
@@ -34,32 +36,36 @@ public final class PersistentHealthChecks implements AutoCloseable {
     private final NamingService naming;
     private final Duration refresh;
     private final Duration probeInterval;
+    private final ProbeScope scope;
     private final HealthChecker checker;
     private volatile List<ProbeTarget> targets = List.of();
     private volatile long readAtNanos;
     private volatile long readVersion = -1;
     private final AtomicLong reads = new AtomicLong();
 
-    private PersistentHealthChecks(NamingService naming, BooleanSupplier isLeader, Duration refresh, Duration tick,
-                                   Duration probeInterval) {
+    private PersistentHealthChecks(NamingService naming, BooleanSupplier isLeader, ProbeScope scope, Duration refresh,
+                                   Duration tick, Duration probeInterval) {
         this.naming = naming;
         this.refresh = refresh;
         this.probeInterval = probeInterval;
-        this.checker = new HealthChecker(this::current, this::flip, isLeader, tick, HealthChecker.DEFAULT_MAX_IN_FLIGHT);
+        this.scope = scope;
+        this.checker = new HealthChecker(this::current, this::flip, isLeader, scope, tick,
+                HealthChecker.DEFAULT_MAX_IN_FLIGHT);
     }
 
     /**
-     * Starts probing every {@value ProbeSettings#DEFAULT_INTERVAL_MS} ms with the checker's default
-     * tick, re-reading the instances at most once a second, when they changed.
+     * Starts probing inside {@code scope} every {@value ProbeSettings#DEFAULT_INTERVAL_MS} ms with the
+     * checker's default tick, re-reading the instances at most once a second, when they changed.
      */
-    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader) {
-        return start(naming, isLeader, Duration.ofSeconds(1), HealthChecker.DEFAULT_TICK,
+    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, ProbeScope scope) {
+        return start(naming, isLeader, scope, Duration.ofSeconds(1), HealthChecker.DEFAULT_TICK,
                 Duration.ofMillis(ProbeSettings.DEFAULT_INTERVAL_MS));
     }
 
-    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, Duration refresh,
-                                               Duration tick, Duration probeInterval) {
-        PersistentHealthChecks checks = new PersistentHealthChecks(naming, isLeader, refresh, tick, probeInterval);
+    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, ProbeScope scope,
+                                               Duration refresh, Duration tick, Duration probeInterval) {
+        PersistentHealthChecks checks = new PersistentHealthChecks(naming, isLeader, scope, refresh, tick,
+                probeInterval);
         checks.checker.start();
         return checks;
     }
@@ -89,9 +95,32 @@ public final class PersistentHealthChecks implements AutoCloseable {
         return reads.get();
     }
 
-    /** Probes started so far (for tests). */
-    long probesStarted() {
+    /** Probes started so far (for metrics and tests). */
+    public long probesStarted() {
         return checker.probesStarted();
+    }
+
+    /** Probes not made so far because the address was outside the scope (for metrics and tests). */
+    public long probesRefused() {
+        return checker.probesRefused();
+    }
+
+    /** The addresses probes may go to. */
+    public ProbeScope scope() {
+        return scope;
+    }
+
+    /**
+     * Why the persistent instance {@code i} of {@code service}, in a cluster probed as {@code
+     * cluster} says, is not probed; empty when it is. Any node answers for an IP literal (every
+     * member is given the same scope); for a host name only the leader knows, from its last probe.
+     */
+    public Optional<String> notProbedBecause(ServiceKey service, Instance i, HealthCheckSettings cluster) {
+        if (cluster.type() == CheckerType.NONE) {
+            return Optional.of("its cluster's health checker is NONE: health is set by hand");
+        }
+        String refusal = checker.refusal(idOf(service, i));
+        return Optional.ofNullable(refusal != null ? refusal : scope.refusal(i.ip()));
     }
 
     private void flip(String id, boolean healthy) {

@@ -19,8 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Healthy when a TCP connection to the target opens within the timeout; the connection is closed
- * at once, nothing is sent. Like Nacos's TCP checker. A refused connect, an unknown host or a
- * timeout is DOWN.
+ * at once, nothing is sent. Like Nacos's TCP checker. A refused connect or a timeout is DOWN.
  *
  * <p>All connects in flight wait on one {@link Selector} served by one thread, {@value
  * #THREAD_NAME}, which also completes the futures and enforces the timeouts: hundreds of targets
@@ -48,13 +47,12 @@ public final class TcpProbe implements Probe {
     }
 
     @Override
-    public CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
+    public CompletableFuture<ProbeResult> probe(InetSocketAddress address, ProbeSettings settings) {
         if (closed) {
             return CompletableFuture.completedFuture(ProbeResult.unknown("probe closed"));
         }
-        InetSocketAddress address = new InetSocketAddress(host, port); // resolves a host name: see Probe
         if (address.isUnresolved()) {
-            return CompletableFuture.completedFuture(ProbeResult.down("unknown host " + host));
+            throw new IllegalArgumentException("not resolved: " + address); // the caller resolves, see Probe
         }
         SocketChannel channel;
         try {

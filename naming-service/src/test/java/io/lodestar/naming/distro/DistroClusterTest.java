@@ -125,17 +125,17 @@ class DistroClusterTest {
         }
         for (int n = 0; n < 12; n++) {
             // registered through each node in turn: most land on a node that does not own the service
-            naming[n % 3].register(service(n), instance("10.0.0." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
-            assertEquals(Set.of("10.0.0." + (n + 1)), ips(naming[n % 3], service(n)),
+            naming[n % 3].register(service(n), instance("127.0.0." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            assertEquals(Set.of("127.0.0." + (n + 1)), ips(naming[n % 3], service(n)),
                     "the registering node reads its own write at once");
         }
         for (int n = 0; n < 12; n++) {
             ServiceKey s = service(n);
-            Set<String> expected = Set.of("10.0.0." + (n + 1));
+            Set<String> expected = Set.of("127.0.0." + (n + 1));
             await("svc-" + n + " on every node", () -> expected.equals(ips(naming[0], s))
                     && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
         }
-        naming[1].deregister(service(0), "DEFAULT", "10.0.0.1", 8080, true).get(10, TimeUnit.SECONDS);
+        naming[1].deregister(service(0), "DEFAULT", "127.0.0.1", 8080, true).get(10, TimeUnit.SECONDS);
         await("the deregistration on every node", () -> ips(naming[0], service(0)).isEmpty()
                 && ips(naming[1], service(0)).isEmpty() && ips(naming[2], service(0)).isEmpty());
     }
@@ -149,7 +149,7 @@ class DistroClusterTest {
         startNaming(0);
         startNaming(1);
         for (int n = 0; n < 6; n++) {
-            naming[n % 2].register(service(n), instance("10.0.1." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            naming[n % 2].register(service(n), instance("127.0.1." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
         }
         await("both running nodes to agree", () -> {
             for (int n = 0; n < 6; n++) {
@@ -163,7 +163,7 @@ class DistroClusterTest {
         await("node 2 to see its peers", () -> new DistroRing(stores[2]::cluster).live().size() == 3);
         NamingService late = startNaming(2);
         for (int n = 0; n < 6; n++) {
-            assertEquals(Set.of("10.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
+            assertEquals(Set.of("127.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
         }
     }
 
@@ -181,7 +181,7 @@ class DistroClusterTest {
         }
         assertEquals(3, ownedByDying.size());
         for (ServiceKey s : ownedByDying) {
-            naming[0].register(s, instance("10.0.2.1", SHORT_LIVED)).get(10, TimeUnit.SECONDS);
+            naming[0].register(s, instance("127.0.2.1", SHORT_LIVED)).get(10, TimeUnit.SECONDS);
         }
         // the client beats through node 1 from the start, as a real one does (every 250 ms here)
         java.util.concurrent.atomic.AtomicBoolean beating = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -189,7 +189,7 @@ class DistroClusterTest {
             while (beating.get()) {
                 for (ServiceKey s : ownedByDying) {
                     try {
-                        naming[1].beatAsync(s, "DEFAULT", "10.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
+                        naming[1].beatAsync(s, "DEFAULT", "127.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
                     } catch (Exception e) {
                         // a beat lost while the owner dies; the next one follows
                     }
@@ -206,8 +206,8 @@ class DistroClusterTest {
             // both survivors must hold the owner's replicas before it dies: either may inherit a service, and an
             // heir without the replica answers the beats "not found" (a real client then re-registers; this one does not)
             await("both survivors to hold the dying owner's services", () -> ownedByDying.stream()
-                    .allMatch(s -> ips(naming[0], s).equals(Set.of("10.0.2.1"))
-                            && ips(naming[1], s).equals(Set.of("10.0.2.1"))));
+                    .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
+                            && ips(naming[1], s).equals(Set.of("127.0.2.1"))));
 
             naming[2].close();
             naming[2] = null;
@@ -220,7 +220,7 @@ class DistroClusterTest {
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
             while (System.nanoTime() < until) {
                 for (ServiceKey s : ownedByDying) {
-                    assertEquals(Set.of("10.0.2.1"), ips(naming[0], s), s + " while beaten");
+                    assertEquals(Set.of("127.0.2.1"), ips(naming[0], s), s + " while beaten");
                     assertEquals(1, naming[0].list(s, Set.of(), true).hosts().size(), s + " healthy while beaten");
                 }
                 Thread.sleep(100);
@@ -269,17 +269,17 @@ class DistroClusterTest {
                         .start()) {
             await("both to have copied their peers' (empty) registries", () -> first.loaded() && second.loaded());
             // node 0 holds replicas of both services; node 1 holds neither (node 2's copy of the first died with it)
-            sawDeath.apply(inherited, new Mutation.Register(instance("10.0.3.1", Map.of())));
-            sawDeath.apply(dropped, new Mutation.Register(instance("10.0.3.2", Map.of())));
+            sawDeath.apply(inherited, new Mutation.Register(instance("127.0.3.1", Map.of())));
+            sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
             ServiceKey control = dropped;
             // node 1 owns the second service in both views and lacks it: its verification drops it on node 0
             await("node 1's verification to drop the service it owns in both views",
                     () -> !sawDeath.contains(control));
             // and once more, so a whole verification has surely run since: the first service is still there,
             // as node 1 does not yet think it owns it
-            sawDeath.apply(dropped, new Mutation.Register(instance("10.0.3.2", Map.of())));
+            sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
             await("node 1's next verification to drop it again", () -> !sawDeath.contains(control));
-            assertEquals(List.of("10.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
+            assertEquals(List.of("127.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
         }
     }
 
@@ -311,8 +311,8 @@ class DistroClusterTest {
         EphemeralRegistry writer = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> changed(writerDistro, s));
         EphemeralRegistry restartedCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT,
                 s -> changed(restartedDistro, s));
-        writer.apply(service, new Mutation.Register(instance("10.0.4.1", Map.of())));
-        writer.apply(service, new Mutation.Register(instance("10.0.4.2", Map.of())));
+        writer.apply(service, new Mutation.Register(instance("127.0.4.1", Map.of())));
+        writer.apply(service, new Mutation.Register(instance("127.0.4.2", Map.of())));
         restartedCopy.merge(writer.copy(service).orElseThrow()); // what it copied while starting
         LocalWrites none = w -> CompletableFuture.failedFuture(new AssertionError("no forwarded writes in this test"));
         // the writer has not yet seen the restarted node come back: it sends its changes to the others only
@@ -324,9 +324,9 @@ class DistroClusterTest {
             restartedDistro.set(r);
             await("both to have loaded", () -> w.loaded() && r.loaded());
             // each applies a write as the service's owner, as its own view of the ring says it is
-            writer.apply(service, new Mutation.Deregister(new InstanceAddress("DEFAULT", "10.0.4.1", 8080)));
-            restartedCopy.apply(service, new Mutation.Register(instance("10.0.4.3", Map.of())));
-            Set<String> expected = Set.of("10.0.4.2", "10.0.4.3");
+            writer.apply(service, new Mutation.Deregister(new InstanceAddress("DEFAULT", "127.0.4.1", 8080)));
+            restartedCopy.apply(service, new Mutation.Register(instance("127.0.4.3", Map.of())));
+            Set<String> expected = Set.of("127.0.4.2", "127.0.4.3");
             await("both copies to hold both changes", () -> ips(writer, service).equals(expected)
                     && ips(restartedCopy, service).equals(expected));
             assertEquals(writer.snapshot(service).orElseThrow().checksum(), restartedCopy.snapshot(service).orElseThrow().checksum());
@@ -378,23 +378,23 @@ class DistroClusterTest {
             assertFalse(node.loaded());
             // a write forwarded to it by the owner's peer is refused: the sender applies it to its whole copy
             byte[] forwarded = DistroCodec.encode(out -> EphemeralWrite.write(out,
-                    new EphemeralWrite.Register(owned, instance("10.0.5.9", Map.of()))));
+                    new EphemeralWrite.Register(owned, instance("127.0.5.9", Map.of()))));
             CompletionException refused = assertThrows(CompletionException.class,
                     () -> stores[0].peers().send(peers.get(1), Distro.WRITE, forwarded, 2_000).join());
             assertTrue(refused.getCause().getMessage().contains("still copying"), refused.getCause().getMessage());
             // its own client's deregistration goes to the peer (which takes no writes here) and fails whole
             CompletionException failed = assertThrows(CompletionException.class, () -> node.write(
-                    new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "10.0.5.1", 8080))).join());
+                    new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080))).join());
             assertTrue(failed.getCause() instanceof StoreUnavailableException, String.valueOf(failed.getCause()));
             assertFalse(starting.contains(owned), "nothing was applied to the partial copy");
 
             EphemeralRegistry peersCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
-            peersCopy.apply(owned, new Mutation.Register(instance("10.0.5.1", Map.of())));
+            peersCopy.apply(owned, new Mutation.Register(instance("127.0.5.1", Map.of())));
             copy.complete(DistroCodec.encode(out -> DistroCodec.writeCopies(out, List.of(peersCopy.copy(owned).orElseThrow()))));
             await("the copy to arrive", node::loaded);
-            assertEquals(List.of("10.0.5.1"), starting.instances(owned).stream().map(Instance::ip).toList());
+            assertEquals(List.of("127.0.5.1"), starting.instances(owned).stream().map(Instance::ip).toList());
             // now whole, it owns the service and applies its writes
-            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "10.0.5.1", 8080))).join();
+            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080))).join();
             assertEquals(List.of(), starting.instances(owned));
         }
     }
@@ -421,8 +421,8 @@ class DistroClusterTest {
         for (int n = 0; n < 4; n++) {
             // each change comes after the previous one's sync has run, so each has to arm a new one
             ServiceKey s = service(100 + n);
-            naming[n % 3].register(s, instance("10.0.4." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
-            Set<String> expected = Set.of("10.0.4." + (n + 1));
+            naming[n % 3].register(s, instance("127.0.4." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            Set<String> expected = Set.of("127.0.4." + (n + 1));
             await("change " + n + " on every node", () -> expected.equals(ips(naming[0], s))
                     && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
         }

@@ -38,17 +38,17 @@ class DigTest {
         String dig = dig();
         Assumptions.assumeTrue(dig != null, "dig is not installed (apt package bind9-dnsutils); skipping");
         InMemorySource source = new InMemorySource()
-                .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("10.0.0.1", 8080, 1)));
+                .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("127.0.0.1", 8080, 1)));
         List<DnsTarget> many = new java.util.ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            many.add(DnsTarget.serving("10.1.0." + i, 7000, 1));
+            many.add(DnsTarget.serving("127.1.0." + i, 7000, 1));
         }
         source.put("public", "DEFAULT_GROUP", "big", many);
         try (DnsServer server = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source)
                 .start()) {
             String srv = run(dig, "@127.0.0.1", "-p", String.valueOf(server.port()), "+short",
                     "orders.DEFAULT_GROUP.public.lodestar.", "SRV");
-            assertEquals(List.of("0 65535 8080 10-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
+            assertEquals(List.of("0 65535 8080 127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
                     srv.lines().filter(l -> !l.startsWith(";")).toList());
             // +ignore off (the default): dig retries a truncated UDP answer over TCP
             String big = run(dig, "@127.0.0.1", "-p", String.valueOf(server.port()), "+short", "+noedns",

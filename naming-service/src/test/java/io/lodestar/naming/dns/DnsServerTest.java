@@ -53,21 +53,21 @@ class DnsServerTest {
     @BeforeAll
     static void start() {
         SOURCE.put("public", "DEFAULT_GROUP", "orders", List.of(
-                DnsTarget.serving("10.0.0.1", 8080, 1.0),
-                DnsTarget.serving("10.0.0.2", 8081, 2.0),
-                DnsTarget.serving("10.0.0.3", 8082, 0.5),
-                new DnsTarget("10.0.0.4", 8080, 1.0, false, true), // unhealthy
-                new DnsTarget("10.0.0.5", 8080, 1.0, true, false), // disabled
-                DnsTarget.serving("10.0.0.6", 8080, 0))); // weight 0: no traffic
+                DnsTarget.serving("127.0.0.1", 8080, 1.0),
+                DnsTarget.serving("127.0.0.2", 8081, 2.0),
+                DnsTarget.serving("127.0.0.3", 8082, 0.5),
+                new DnsTarget("127.0.0.4", 8080, 1.0, false, true), // unhealthy
+                new DnsTarget("127.0.0.5", 8080, 1.0, true, false), // disabled
+                DnsTarget.serving("127.0.0.6", 8080, 0))); // weight 0: no traffic
         SOURCE.put("public", "DEFAULT_GROUP", "nobody-home", List.of(
-                new DnsTarget("10.0.1.1", 8080, 1.0, false, true)));
+                new DnsTarget("127.0.1.1", 8080, 1.0, false, true)));
         SOURCE.put("dev", "pay", "Gateway", List.of(
                 DnsTarget.serving("2001:db8::1", 9000, 1.0),
-                DnsTarget.serving("10.0.2.1", 9000, 1.0),
+                DnsTarget.serving("127.0.2.1", 9000, 1.0),
                 DnsTarget.serving("gw.example.net", 9000, 1.0)));
         List<DnsTarget> many = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            many.add(DnsTarget.serving("10.1.0." + i, 7000 + i, 1.0));
+            many.add(DnsTarget.serving("127.1.0." + i, 7000 + i, 1.0));
         }
         SOURCE.put("public", "DEFAULT_GROUP", "big", many);
         SOURCE.put("public", "DEFAULT_GROUP", "broken", List.of());
@@ -115,7 +115,7 @@ class DnsServerTest {
             Message m = ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, tcp);
             assertEquals(Rcode.NOERROR, m.getRcode());
             assertTrue(m.getHeader().getFlag(Flags.AA), "authoritative");
-            assertEquals(Set.of("10.0.0.1", "10.0.0.2", "10.0.0.3"), addresses(m),
+            assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), addresses(m),
                     "unhealthy, disabled and weight-0 instances are left out (tcp=" + tcp + ")");
             m.getSection(Section.ANSWER).forEach(r -> assertEquals(1, r.getTTL()));
         }
@@ -128,9 +128,9 @@ class DnsServerTest {
         Map<Name, SRVRecord> byTarget = m.getSection(Section.ANSWER).stream().map(r -> (SRVRecord) r)
                 .collect(Collectors.toMap(SRVRecord::getTarget, Function.identity()));
         assertEquals(3, byTarget.size());
-        Name target1 = Name.fromString("10-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar.");
-        Name target2 = Name.fromString("10-0-0-2-8081.orders.DEFAULT_GROUP.public.lodestar.");
-        Name target3 = Name.fromString("10-0-0-3-8082.orders.DEFAULT_GROUP.public.lodestar.");
+        Name target1 = Name.fromString("127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar.");
+        Name target2 = Name.fromString("127-0-0-2-8081.orders.DEFAULT_GROUP.public.lodestar.");
+        Name target3 = Name.fromString("127-0-0-3-8082.orders.DEFAULT_GROUP.public.lodestar.");
         assertEquals(8080, byTarget.get(target1).getPort());
         assertEquals(0, byTarget.get(target1).getPriority());
         // Nacos weights 1 : 2 : 0.5, scaled so the heaviest gets 65535
@@ -140,11 +140,11 @@ class DnsServerTest {
 
         Map<Name, String> glue = m.getSection(Section.ADDITIONAL).stream().filter(r -> r instanceof ARecord)
                 .collect(Collectors.toMap(Record::getName, r -> ((ARecord) r).getAddress().getHostAddress()));
-        assertEquals(Map.of(target1, "10.0.0.1", target2, "10.0.0.2", target3, "10.0.0.3"), glue);
+        assertEquals(Map.of(target1, "127.0.0.1", target2, "127.0.0.2", target3, "127.0.0.3"), glue);
 
         Message target = ask(target2.toString(), Type.A, false);
-        assertEquals(Set.of("10.0.0.2"), addresses(target), "an SRV target answers its own A query");
-        assertEquals(Rcode.NXDOMAIN, ask("10-0-0-4-8080.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false)
+        assertEquals(Set.of("127.0.0.2"), addresses(target), "an SRV target answers its own A query");
+        assertEquals(Rcode.NXDOMAIN, ask("127-0-0-4-8080.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false)
                 .getRcode(), "the target name of an unhealthy instance does not exist");
     }
 
@@ -152,7 +152,7 @@ class DnsServerTest {
     void theRfc2782SrvNameFormWorksToo() throws IOException {
         Message m = ask("_http._tcp.orders.DEFAULT_GROUP.public.lodestar.", Type.SRV, false);
         assertEquals(3, m.getSection(Section.ANSWER).size());
-        assertEquals(Name.fromString("10-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
+        assertEquals(Name.fromString("127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
                 m.getSection(Section.ANSWER).stream().map(r -> ((SRVRecord) r).getTarget())
                         .min(Comparator.naturalOrder()).orElseThrow());
         Message a = ask("_http._tcp.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false);
@@ -163,12 +163,12 @@ class DnsServerTest {
     @Test
     void ipv6InstancesAnswerAaaaAndHostNamesOnlySrv() throws IOException {
         assertEquals(Set.of("2001:db8:0:0:0:0:0:1"), addresses(ask("gateway.pay.dev.lodestar.", Type.AAAA, false)));
-        assertEquals(Set.of("10.0.2.1"), addresses(ask("gateway.pay.dev.lodestar.", Type.A, true)));
+        assertEquals(Set.of("127.0.2.1"), addresses(ask("gateway.pay.dev.lodestar.", Type.A, true)));
 
         Message srv = ask("gateway.pay.dev.lodestar.", Type.SRV, false);
         Set<String> targets = srv.getSection(Section.ANSWER).stream().map(r -> ((SRVRecord) r).getTarget().toString())
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(Set.of("10-0-2-1-9000.gateway.pay.dev.lodestar.", "2001-db8--1-9000.gateway.pay.dev.lodestar.",
+        assertEquals(Set.of("127-0-2-1-9000.gateway.pay.dev.lodestar.", "2001-db8--1-9000.gateway.pay.dev.lodestar.",
                 "gw.example.net."), targets);
         assertTrue(srv.getSection(Section.ADDITIONAL).stream().anyMatch(r -> r instanceof AAAARecord),
                 "the IPv6 target's address comes along");

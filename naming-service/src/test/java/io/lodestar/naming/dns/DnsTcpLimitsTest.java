@@ -33,7 +33,7 @@ class DnsTcpLimitsTest {
     @BeforeEach
     void start() {
         InMemorySource source = new InMemorySource()
-                .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("10.0.0.1", 80, 1)));
+                .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("127.0.0.1", 80, 1)));
         server = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0).withTcp(1, 0, IDLE), source)
                 .start();
     }

@@ -25,9 +25,9 @@ class QueryNameTest {
 
     @Test
     void anInstanceNameHasOneMoreLabel() {
-        QueryName q = parse("10-0-0-1-8080.orders.g.ns.lodestar.");
+        QueryName q = parse("127-0-0-1-8080.orders.g.ns.lodestar.");
         assertEquals(Kind.INSTANCE, q.kind());
-        assertEquals("10-0-0-1-8080", q.instance());
+        assertEquals("127-0-0-1-8080", q.instance());
         assertEquals("orders", q.service());
         assertEquals(Name.fromConstantString("orders.g.ns.lodestar."), q.serviceName());
     }
@@ -60,7 +60,7 @@ class QueryNameTest {
 
     @Test
     void instanceLabelsReplaceSeparatorsWithDashes() {
-        assertEquals("10-0-0-7-8080", QueryName.instanceLabel("10.0.0.7", 8080));
+        assertEquals("127-0-0-7-8080", QueryName.instanceLabel("127.0.0.7", 8080));
         assertEquals("2001-db8--1-8080", QueryName.instanceLabel("2001:db8::1", 8080));
     }
 }

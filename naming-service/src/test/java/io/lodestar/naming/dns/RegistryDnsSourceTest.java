@@ -46,16 +46,16 @@ class RegistryDnsSourceTest {
             String name = "oRDERs.default_group.PUBLIC.lodestar.";
             assertEquals(Rcode.NXDOMAIN, ask(resolver, name).getRcode(), "unknown before any registration");
 
-            naming.register(orders, instance("10.1.0.1", true)).get(10, TimeUnit.SECONDS);
-            naming.register(orders, instance("10.1.0.2", true)).get(10, TimeUnit.SECONDS);
+            naming.register(orders, instance("127.1.0.1", true)).get(10, TimeUnit.SECONDS);
+            naming.register(orders, instance("127.1.0.2", true)).get(10, TimeUnit.SECONDS);
             // the index learns of a new service from the registry's notifier thread: a moment later
-            await(() -> addresses(ask(resolver, name)).equals(Set.of("10.1.0.1", "10.1.0.2")), "both instances");
+            await(() -> addresses(ask(resolver, name)).equals(Set.of("127.1.0.1", "127.1.0.2")), "both instances");
 
-            naming.update(orders, instance("10.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
-            await(() -> addresses(ask(resolver, name)).equals(Set.of("10.1.0.1")), "a disabled instance to leave the answer");
+            naming.update(orders, instance("127.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
+            await(() -> addresses(ask(resolver, name)).equals(Set.of("127.1.0.1")), "a disabled instance to leave the answer");
 
-            naming.deregister(orders, "DEFAULT", "10.1.0.1", 8080, true).get(10, TimeUnit.SECONDS);
-            naming.deregister(orders, "DEFAULT", "10.1.0.2", 8080, true).get(10, TimeUnit.SECONDS);
+            naming.deregister(orders, "DEFAULT", "127.1.0.1", 8080, true).get(10, TimeUnit.SECONDS);
+            naming.deregister(orders, "DEFAULT", "127.1.0.2", 8080, true).get(10, TimeUnit.SECONDS);
             await(() -> addresses(ask(resolver, name)).isEmpty(), "the deregistrations");
             assertEquals(Rcode.NOERROR, ask(resolver, name).getRcode(), "a known service with nothing to serve");
         }

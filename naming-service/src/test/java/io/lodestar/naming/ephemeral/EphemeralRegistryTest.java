@@ -45,9 +45,9 @@ class EphemeralRegistryTest {
 
     @Test
     void registerAddsAndReplacesAtTheSameAddressAndReportsOnlyVisibleChanges() {
-        assertEquals(Outcome.CHANGED, register("10.0.0.1"));
-        assertEquals(Outcome.UNCHANGED, register("10.0.0.1"), "the same instance again is only a beat");
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Register(instance("10.0.0.1").withWeight(3))));
+        assertEquals(Outcome.CHANGED, register("127.0.0.1"));
+        assertEquals(Outcome.UNCHANGED, register("127.0.0.1"), "the same instance again is only a beat");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Register(instance("127.0.0.1").withWeight(3))));
         assertEquals(1, registry.instances(SVC).size());
         assertEquals(3, registry.instances(SVC).get(0).weight());
         assertEquals(List.of(SVC, SVC), changes);
@@ -55,22 +55,22 @@ class EphemeralRegistryTest {
 
     @Test
     void onlyEphemeralInstancesEnterTheRegistry() {
-        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("10.0.0.1", 1).withDefaultId(SVC)
+        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("127.0.0.1", 1).withDefaultId(SVC)
                 .withEphemeral(false)));
     }
 
     @Test
     void deregisterOfAnUnknownInstanceOrServiceIsNotFound() {
-        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
-        register("10.0.0.1");
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
-        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"))));
+        register("127.0.0.1");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"))));
         assertTrue(registry.contains(SVC), "the service outlives its last instance for a while");
     }
 
     @Test
     void silentInstanceTurnsUnhealthyAfterItsTimeoutAndIsRemovedAfterItsDeleteTimeout() {
-        register("10.0.0.1");
+        register("127.0.0.1");
         expireAfter(Duration.ofMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS));
         assertTrue(registry.instances(SVC).get(0).healthy(), "exactly at the timeout it is still healthy (Nacos uses >)");
         expireAfter(Duration.ofMillis(1));
@@ -84,38 +84,38 @@ class EphemeralRegistryTest {
 
     @Test
     void aBeatKeepsAnInstanceAliveAndMakesItHealthyAgain() {
-        register("10.0.0.1");
+        register("127.0.0.1");
         expireAfter(Duration.ofSeconds(16));
         assertFalse(registry.instances(SVC).get(0).healthy());
         changes.clear();
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Beat(at("10.0.0.1"))));
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Beat(at("127.0.0.1"))));
         assertTrue(registry.instances(SVC).get(0).healthy());
         assertEquals(List.of(SVC), changes);
-        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Beat(at("10.0.0.1"))), "healthy already: nothing visible");
+        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Beat(at("127.0.0.1"))), "healthy already: nothing visible");
         expireAfter(Duration.ofSeconds(29));
         assertEquals(1, registry.instances(SVC).size(), "the beat restarted the clock");
-        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Beat(at("10.9.9.9"))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Beat(at("127.9.9.9"))));
     }
 
     @Test
     void timeoutsComeFromEachInstancesMetadata() {
-        registry.apply(SVC, new Mutation.Register(instance("10.0.0.1").withMetadata(Map.of(
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1").withMetadata(Map.of(
                 HeartbeatSettings.INTERVAL_KEY, "1000", HeartbeatSettings.TIMEOUT_KEY, "3000",
                 HeartbeatSettings.DELETE_TIMEOUT_KEY, "6000"))));
-        register("10.0.0.2");
+        register("127.0.0.2");
         expireAfter(Duration.ofMillis(3001));
-        assertFalse(registry.instance(SVC, at("10.0.0.1")).orElseThrow().healthy());
-        assertTrue(registry.instance(SVC, at("10.0.0.2")).orElseThrow().healthy());
+        assertFalse(registry.instance(SVC, at("127.0.0.1")).orElseThrow().healthy());
+        assertTrue(registry.instance(SVC, at("127.0.0.2")).orElseThrow().healthy());
         expireAfter(Duration.ofMillis(3000));
-        assertTrue(registry.instance(SVC, at("10.0.0.1")).isEmpty());
-        assertTrue(registry.instance(SVC, at("10.0.0.2")).isPresent());
+        assertTrue(registry.instance(SVC, at("127.0.0.1")).isEmpty());
+        assertTrue(registry.instance(SVC, at("127.0.0.2")).isPresent());
     }
 
     @Test
     void massExpiryKeepsTheLastNonEmptyListForTheProtectionWindow() {
-        register("10.0.0.1");
+        register("127.0.0.1");
         clock.advanceMillis(1000);
-        register("10.0.0.2");
+        register("127.0.0.2");
         expireAfter(Duration.ofSeconds(32));
         assertTrue(registry.instances(SVC).isEmpty());
         List<Instance> kept = registry.protectedInstances(SVC);
@@ -130,11 +130,11 @@ class EphemeralRegistryTest {
 
     @Test
     void anEmptyingByDeregistrationIsNotProtected() {
-        register("10.0.0.1");
-        register("10.0.0.2");
+        register("127.0.0.1");
+        register("127.0.0.2");
         expireAfter(Duration.ofSeconds(20));
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.2")));
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.2")));
         expireAfter(Duration.ofSeconds(20));
         assertTrue(registry.instances(SVC).isEmpty());
         assertTrue(registry.protectedInstances(SVC).isEmpty());
@@ -142,26 +142,26 @@ class EphemeralRegistryTest {
 
     @Test
     void aPassThatLeavesInstancesProtectsNothingAndTheLastSurvivorsExpiryIsProtected() {
-        register("10.0.0.1");
+        register("127.0.0.1");
         clock.advance(Duration.ofSeconds(20));
-        register("10.0.0.2");
-        expireAfter(Duration.ofSeconds(11)); // 10.0.0.1 silent 31 s: removed; 10.0.0.2 stays
+        register("127.0.0.2");
+        expireAfter(Duration.ofSeconds(11)); // 127.0.0.1 silent 31 s: removed; 127.0.0.2 stays
         assertEquals(1, registry.instances(SVC).size());
         assertTrue(registry.protectedInstances(SVC).isEmpty());
         expireAfter(Duration.ofSeconds(20)); // the last one goes: one pass emptied the list
         assertTrue(registry.instances(SVC).isEmpty());
-        assertEquals(List.of("10.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
+        assertEquals(List.of("127.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
     }
 
     @Test
     void aRegistrationEndsTheProtectionAndADeregistrationShrinksIt() {
-        register("10.0.0.1");
-        register("10.0.0.2");
+        register("127.0.0.1");
+        register("127.0.0.2");
         expireAfter(Duration.ofSeconds(31));
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1"))),
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"))),
                 "a goodbye from a protected instance removes it from the kept list");
-        assertEquals(List.of("10.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
-        register("10.0.0.3");
+        assertEquals(List.of("127.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
+        register("127.0.0.3");
         assertTrue(registry.protectedInstances(SVC).isEmpty());
         assertEquals(1, registry.instances(SVC).size());
     }
@@ -169,15 +169,15 @@ class EphemeralRegistryTest {
     @Test
     void protectionCanBeTurnedOff() {
         registry = new EphemeralRegistry(clock, new ExpiryRules(5_000, false, 60_000, 60_000), changes::add);
-        register("10.0.0.1");
+        register("127.0.0.1");
         expireAfter(Duration.ofSeconds(31));
         assertTrue(registry.protectedInstances(SVC).isEmpty());
     }
 
     @Test
     void anEmptyServiceIsForgottenAfterItsTtl() {
-        register("10.0.0.1");
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        register("127.0.0.1");
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         expireAfter(Duration.ofSeconds(59));
         assertTrue(registry.contains(SVC));
         expireAfter(Duration.ofSeconds(1));
@@ -186,20 +186,20 @@ class EphemeralRegistryTest {
 
     @Test
     void modifyEditsInPlaceButMayNotMoveAnInstance() {
-        register("10.0.0.1");
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withWeight(5))));
-        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withWeight(5))));
-        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Modify(at("10.0.0.9"), i -> i)));
+        register("127.0.0.1");
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withWeight(5))));
+        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withWeight(5))));
+        assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Modify(at("127.0.0.9"), i -> i)));
         assertThrows(IllegalArgumentException.class,
-                () -> registry.apply(SVC, new Mutation.Modify(at("10.0.0.1"), i -> i.withCluster("ELSEWHERE"))));
+                () -> registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withCluster("ELSEWHERE"))));
         assertEquals(5, registry.instances(SVC).get(0).weight());
         assertEquals("DEFAULT", registry.instances(SVC).get(0).cluster());
     }
 
     @Test
     void copyAndMergeCarryAServiceWholeWithAMatchingChecksum() {
-        register("10.0.0.1");
-        register("10.0.0.2");
+        register("127.0.0.1");
+        register("127.0.0.2");
         ServiceCopy copy = registry.copy(SVC).orElseThrow();
         EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
         changes.clear();
@@ -209,67 +209,67 @@ class EphemeralRegistryTest {
         assertEquals(List.of(SVC), changes);
         assertEquals(Outcome.UNCHANGED, replica.merge(copy), "the same copy again changes nothing");
 
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         assertEquals(Outcome.CHANGED, replica.merge(registry.copy(SVC).orElseThrow()), "the removal travels with the copy");
-        assertEquals(List.of("10.0.0.2"), ips(replica));
+        assertEquals(List.of("127.0.0.2"), ips(replica));
     }
 
     @Test
     void aBadCopyLeavesTheServiceAsItWas() {
-        register("10.0.0.1");
-        ServiceCopy bad = new ServiceCopy(SVC, List.of(ServiceCopy.Entry.live(instance("10.0.0.5"), Long.MAX_VALUE),
-                ServiceCopy.Entry.live(Instance.of("10.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
+        register("127.0.0.1");
+        ServiceCopy bad = new ServiceCopy(SVC, List.of(ServiceCopy.Entry.live(instance("127.0.0.5"), Long.MAX_VALUE),
+                ServiceCopy.Entry.live(Instance.of("127.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
         assertThrows(IllegalArgumentException.class, () -> registry.merge(bad));
-        assertEquals(List.of("10.0.0.1"), ips(registry));
+        assertEquals(List.of("127.0.0.1"), ips(registry));
     }
 
     @Test
     void aRemovalOutranksTheCopyItFollowedWhateverTheMembersClocks() {
-        register("10.0.0.1");
-        register("10.0.0.2");
+        register("127.0.0.1");
+        register("127.0.0.2");
         ServiceCopy before = registry.copy(SVC).orElseThrow();
         // a member whose clock is an hour behind copies the service, then removes an instance
         EphemeralRegistry behind = new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT,
                 s -> { });
         behind.merge(before);
-        behind.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        behind.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         assertEquals(Outcome.CHANGED, registry.merge(behind.copy(SVC).orElseThrow()));
-        assertEquals(List.of("10.0.0.2"), ips(registry));
+        assertEquals(List.of("127.0.0.2"), ips(registry));
         assertEquals(Outcome.UNCHANGED, registry.merge(before), "the older copy does not bring the instance back");
         assertEquals(Outcome.UNCHANGED, behind.merge(before));
-        assertEquals(List.of("10.0.0.2"), ips(behind));
+        assertEquals(List.of("127.0.0.2"), ips(behind));
     }
 
     @Test
     void changesMadeOnTwoMembersAtOnceAreBothKeptAndTheLaterEditOfOneInstanceWins() {
-        register("10.0.0.1");
-        register("10.0.0.2");
+        register("127.0.0.1");
+        register("127.0.0.2");
         EphemeralRegistry other = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, s -> { });
         other.merge(registry.copy(SVC).orElseThrow());
         // cut off from each other: each side registers, removes and edits on its own
-        registry.apply(SVC, new Mutation.Register(instance("10.0.0.3")));
-        registry.apply(SVC, new Mutation.Modify(at("10.0.0.2"), i -> i.withWeight(5)));
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.3")));
+        registry.apply(SVC, new Mutation.Modify(at("127.0.0.2"), i -> i.withWeight(5)));
         clock.advance(Duration.ofSeconds(1));
-        other.apply(SVC, new Mutation.Register(instance("10.0.0.4")));
-        other.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
-        other.apply(SVC, new Mutation.Modify(at("10.0.0.2"), i -> i.withWeight(7)));
+        other.apply(SVC, new Mutation.Register(instance("127.0.0.4")));
+        other.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
+        other.apply(SVC, new Mutation.Modify(at("127.0.0.2"), i -> i.withWeight(7)));
         // healed: merged both ways, in either order, to the same result
         ServiceCopy mine = registry.copy(SVC).orElseThrow();
         registry.merge(other.copy(SVC).orElseThrow());
         other.merge(mine);
-        assertEquals(Set.of("10.0.0.2", "10.0.0.3", "10.0.0.4"), Set.copyOf(ips(registry)));
+        assertEquals(Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), Set.copyOf(ips(registry)));
         assertEquals(registry.snapshot(SVC).orElseThrow().checksum(), other.snapshot(SVC).orElseThrow().checksum());
-        assertEquals(7, registry.instance(SVC, at("10.0.0.2")).orElseThrow().weight(), "the later edit");
+        assertEquals(7, registry.instance(SVC, at("127.0.0.2")).orElseThrow().weight(), "the later edit");
     }
 
     @Test
     void aRemovalIsRememberedForAMinuteAndThenForgotten() {
-        register("10.0.0.1");
-        register("10.0.0.2");
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        register("127.0.0.1");
+        register("127.0.0.2");
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         assertTrue(registry.copy(SVC).orElseThrow().entries().stream().anyMatch(e -> !e.live()));
         clock.advance(Duration.ofSeconds(61));
-        registry.apply(SVC, new Mutation.Beat(at("10.0.0.2")));
+        registry.apply(SVC, new Mutation.Beat(at("127.0.0.2")));
         assertTrue(registry.copy(SVC).orElseThrow().entries().stream().allMatch(ServiceCopy.Entry::live));
     }
 
@@ -279,8 +279,8 @@ class EphemeralRegistryTest {
 
     @Test
     void monitorChecksOnlyTheServicesThisNodeIsResponsibleFor() {
-        register("10.0.0.1");
-        registry.apply(OTHER, new Mutation.Register(Instance.of("10.0.0.2", 1).withDefaultId(OTHER)));
+        register("127.0.0.1");
+        registry.apply(OTHER, new Mutation.Register(Instance.of("127.0.0.2", 1).withDefaultId(OTHER)));
         try (HeartbeatMonitor monitor = new HeartbeatMonitor(registry, s -> s.equals(SVC))) {
             clock.advance(Duration.ofSeconds(31));
             monitor.checkNow();
@@ -292,9 +292,9 @@ class EphemeralRegistryTest {
     @Test
     void removeIfEmptyRefusesAServiceWithInstances() {
         assertEquals(EphemeralRegistry.RemoveOutcome.ABSENT, registry.removeIfEmpty(SVC));
-        register("10.0.0.1");
+        register("127.0.0.1");
         assertEquals(EphemeralRegistry.RemoveOutcome.NOT_EMPTY, registry.removeIfEmpty(SVC));
-        registry.apply(SVC, new Mutation.Deregister(at("10.0.0.1")));
+        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         assertEquals(EphemeralRegistry.RemoveOutcome.REMOVED, registry.removeIfEmpty(SVC));
         assertFalse(registry.contains(SVC));
     }

@@ -30,7 +30,8 @@ class HealthCheckerScaleTest {
                 registry.put(new ProbeTarget("t" + i, "127.0.0.1", s.getLocalPort(), false, settings));
             }
             int threadsBefore = healthThreads();
-            try (HealthChecker checker = new HealthChecker(registry, registry, () -> true, Duration.ofMillis(20), 64)) {
+            try (HealthChecker checker = new HealthChecker(registry, registry, () -> true, ProbeScope.parse("127.0.0.0/8"),
+                    Duration.ofMillis(20), 64)) {
                 checker.start();
                 Await.until("every target probed and flipped healthy",
                         () -> registry.flips().size() >= TARGETS, () -> registry.flips().size());

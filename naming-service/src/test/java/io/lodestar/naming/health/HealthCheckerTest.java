@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,7 @@ class HealthCheckerTest {
     private static final Duration INTERVAL = Duration.ofMillis(50);
     private static final Duration TIMEOUT = Duration.ofMillis(1_000);
     private static final String LOCALHOST = "127.0.0.1";
+    private static final ProbeScope LOOPBACK_ONLY = ProbeScope.parse("127.0.0.0/8");
 
     private final FakeRegistry registry = new FakeRegistry();
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -42,7 +45,7 @@ class HealthCheckerTest {
     }
 
     private HealthChecker start(BooleanSupplier isLeader) {
-        HealthChecker checker = new HealthChecker(registry, registry, isLeader, TICK, 64);
+        HealthChecker checker = new HealthChecker(registry, registry, isLeader, LOOPBACK_ONLY, TICK, 64);
         toClose.add(checker);
         return checker.start();
     }
@@ -220,7 +223,7 @@ class HealthCheckerTest {
     @Test
     void aTargetThatLeavesIsForgottenAndCountsAfreshWhenItReturns() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
                 Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         ProbeTarget target = new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 3, 1));
@@ -247,7 +250,7 @@ class HealthCheckerTest {
     @Test
     void aFlipThatIsNotStoredIsAskedAgainOnlyAfterThreeIntervals() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
                 Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.dropFlips(true);
@@ -272,7 +275,7 @@ class HealthCheckerTest {
         HealthChecker checker = new HealthChecker(registry, (id, healthy) -> {
             calls.incrementAndGet();
             throw new IllegalStateException("store unavailable");
-        }, () -> true, TICK, 64, Map.of(CheckerType.TCP, probe));
+        }, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 1, 1)));
         for (int i = 0; i < 200; i++) {
@@ -286,7 +289,7 @@ class HealthCheckerTest {
     @Test
     void unknownResultsCountNeitherWay() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, TICK, 64,
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
                 Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 2, 1)));
@@ -299,6 +302,61 @@ class HealthCheckerTest {
         Await.until("a second failure, unknowns between, flips", () -> !registry.healthy("t"), registry::flipNames);
         probe.then(UP);
         Await.until("and one success flips back", () -> registry.healthy("t"), registry::flipNames);
+    }
+
+    @Test
+    void addressesOutsideTheScopeAreNeverDialledAndKeepTheirHealth() {
+        ScriptedProbe probe = new ScriptedProbe();
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
+                Map.of(CheckerType.TCP, probe, CheckerType.HTTP, probe));
+        toClose.add(checker);
+        registry.put(new ProbeTarget("private", "10.0.0.1", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
+        registry.put(new ProbeTarget("metadata", "169.254.169.254", 80, false, fast(ProbeSettings.http("/"), 1, 1)));
+        registry.put(new ProbeTarget("local", LOCALHOST, 80, true, fast(ProbeSettings.tcp(), 1, 1)));
+        for (int i = 0; i < 200; i++) {
+            probe.then(UP);
+        }
+        checker.start();
+
+        Await.until("the loopback target probed five times and both others refused twice",
+                () -> probe.calls() >= 5 && checker.probesRefused() >= 4);
+        assertEquals(Set.of(new InetSocketAddress(LOCALHOST, 80)), Set.copyOf(probe.targets()),
+                "only the loopback address was handed to a probe");
+        assertEquals(List.of(), registry.flipNames(), "an unprobed target keeps the health it was listed with");
+        assertEquals("10.0.0.1 is outside --probe-allow 127.0.0.0/8", checker.refusal("private"));
+        assertEquals("169.254.169.254 is never probed (in 169.254.0.0/16)", checker.refusal("metadata"));
+        assertEquals(null, checker.refusal("local"));
+        assertEquals(checker.probesStarted(), probe.calls(), "refusals are not counted as probes started");
+    }
+
+    @Test
+    void aHostNameIsCheckedAgainstTheAddressItResolvesTo() {
+        ScriptedProbe probe = new ScriptedProbe();
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, ProbeScope.parse("10.0.0.0/8"), TICK,
+                64, Map.of(CheckerType.TCP, probe));
+        toClose.add(checker);
+        registry.put(new ProbeTarget("named", "localhost", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
+        checker.start();
+
+        Await.until("refused after resolving", () -> checker.refusal("named") != null);
+        assertTrue(checker.refusal("named").endsWith(" is outside --probe-allow 10.0.0.0/8"), checker.refusal("named"));
+        assertEquals(0, probe.calls(), "a name that resolves outside the scope is not probed");
+    }
+
+    @Test
+    void aTargetThatLeavesTheScopeIsProbedAgainOnceItsAddressIsInside() {
+        ScriptedProbe probe = new ScriptedProbe();
+        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
+                Map.of(CheckerType.TCP, probe));
+        toClose.add(checker);
+        registry.put(new ProbeTarget("moving", "10.0.0.1", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
+        checker.start();
+        Await.until("refused", () -> checker.refusal("moving") != null);
+
+        probe.then(DOWN);
+        registry.put(new ProbeTarget("moving", LOCALHOST, 80, true, fast(ProbeSettings.tcp(), 1, 1)));
+        Await.until("probed at its new address and flipped", () -> !registry.healthy("moving"), registry::flipNames);
+        assertEquals(null, checker.refusal("moving"));
     }
 
     private interface IoSupplier<T> {

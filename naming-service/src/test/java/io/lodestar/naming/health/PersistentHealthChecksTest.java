@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The registry's persistent instances probed for real: a TCP listener closed and reopened. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PersistentHealthChecksTest {
+    private static final ProbeScope LOOPBACK_ONLY = ProbeScope.parse("127.0.0.0/8");
     @TempDir
     Path dir;
 
@@ -38,7 +39,7 @@ class PersistentHealthChecksTest {
             int port = listener.getLocalPort();
             naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
                     .get(10, TimeUnit.SECONDS);
-            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, leader::get,
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, leader::get, LOOPBACK_ONLY,
                     Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
                 listener.close();
                 await("unhealthy after the port closed", () -> !healthy(naming, service));
@@ -67,7 +68,7 @@ class PersistentHealthChecksTest {
              ServerSocket open = listen(0)) {
             naming.register(service, new Instance(null, "127.0.0.1", open.getLocalPort(), 1, true, true, false, "DEFAULT",
                     Map.of())).get(10, TimeUnit.SECONDS);
-            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, () -> true,
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, () -> true, LOOPBACK_ONLY,
                     Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
                 await("a first probe", () -> checks.probesStarted() >= 1);
                 long reads = checks.targetReads();

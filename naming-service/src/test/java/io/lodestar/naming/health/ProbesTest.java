@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -14,16 +15,20 @@ import org.junit.jupiter.api.Timeout;
 /** {@link TcpProbe} and {@link HttpProbe} alone, against real sockets on 127.0.0.1. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProbesTest {
+    private static InetSocketAddress loopback(int port) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    }
+
     private static final ProbeSettings TCP = ProbeSettings.tcp()
             .withTiming(Duration.ofMillis(1_000), Duration.ofSeconds(1));
 
     @Test
     void tcpIsUpWhileSomethingListensAndDownWhenRefused() throws Exception {
         try (TcpProbe probe = new TcpProbe(); TcpServer server = new TcpServer()) {
-            ProbeResult up = probe.probe("127.0.0.1", server.port(), TCP).get(5, TimeUnit.SECONDS);
+            ProbeResult up = probe.probe(loopback(server.port()), TCP).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.Outcome.UP, up.outcome(), up.detail());
             server.stop();
-            ProbeResult down = probe.probe("127.0.0.1", server.port(), TCP).get(5, TimeUnit.SECONDS);
+            ProbeResult down = probe.probe(loopback(server.port()), TCP).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.Outcome.DOWN, down.outcome(), down.detail());
         }
     }
@@ -36,7 +41,7 @@ class ProbesTest {
             ProbeSettings quick = TCP.withTiming(Duration.ofMillis(300), Duration.ofSeconds(1));
             ProbeResult last = null;
             for (int i = 0; i < 20; i++) {
-                last = probe.probe("127.0.0.1", silent.getLocalPort(), quick).get(5, TimeUnit.SECONDS);
+                last = probe.probe(loopback(silent.getLocalPort()), quick).get(5, TimeUnit.SECONDS);
                 if (last.detail().startsWith("timed out")) {
                     break;
                 }
@@ -46,22 +51,14 @@ class ProbesTest {
     }
 
     @Test
-    void tcpUnknownHostIsDown() throws Exception {
-        try (TcpProbe probe = new TcpProbe()) {
-            ProbeResult r = probe.probe("no-such-host.invalid", 80, TCP).get(30, TimeUnit.SECONDS);
-            assertEquals(ProbeResult.Outcome.DOWN, r.outcome(), r.detail());
-        }
-    }
-
-    @Test
     void aClosedProbeAnswersUnknown() throws Exception {
         TcpProbe tcp = new TcpProbe();
         tcp.close();
-        assertEquals(ProbeResult.Outcome.UNKNOWN, tcp.probe("127.0.0.1", 1, TCP).get(5, TimeUnit.SECONDS).outcome());
+        assertEquals(ProbeResult.Outcome.UNKNOWN, tcp.probe(loopback(1), TCP).get(5, TimeUnit.SECONDS).outcome());
         HttpProbe http = new HttpProbe();
         http.close();
         assertEquals(ProbeResult.Outcome.UNKNOWN,
-                http.probe("127.0.0.1", 1, ProbeSettings.http("/")).get(5, TimeUnit.SECONDS).outcome());
+                http.probe(loopback(1), ProbeSettings.http("/")).get(5, TimeUnit.SECONDS).outcome());
     }
 
     @Test
@@ -69,11 +66,11 @@ class ProbesTest {
         try (HttpProbe probe = new HttpProbe(); ScriptedHttpServer server = new ScriptedHttpServer()) {
             ProbeSettings s = ProbeSettings.http("/health?deep=true");
             server.answer(200);
-            assertEquals(ProbeResult.up("HTTP 200"), probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS));
+            assertEquals(ProbeResult.up("HTTP 200"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
             server.answer(503);
-            assertEquals(ProbeResult.down("HTTP 503"), probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS));
+            assertEquals(ProbeResult.down("HTTP 503"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
             server.answer(302);
-            assertEquals(ProbeResult.down("HTTP 302"), probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS));
+            assertEquals(ProbeResult.down("HTTP 302"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
         }
     }
 
@@ -83,7 +80,7 @@ class ProbesTest {
             server.delay(2_000);
             ProbeSettings s = ProbeSettings.http("/health")
                     .withTiming(Duration.ofMillis(200), Duration.ofSeconds(1));
-            ProbeResult r = probe.probe("127.0.0.1", server.port(), s).get(5, TimeUnit.SECONDS);
+            ProbeResult r = probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.down("timed out after 200 ms"), r);
         }
     }
@@ -95,7 +92,7 @@ class ProbesTest {
             port = s.getLocalPort();
         }
         try (HttpProbe probe = new HttpProbe()) {
-            ProbeResult r = probe.probe("127.0.0.1", port, ProbeSettings.http("/")).get(10, TimeUnit.SECONDS);
+            ProbeResult r = probe.probe(loopback(port), ProbeSettings.http("/")).get(10, TimeUnit.SECONDS);
             assertEquals(ProbeResult.Outcome.DOWN, r.outcome(), r.detail());
         }
     }

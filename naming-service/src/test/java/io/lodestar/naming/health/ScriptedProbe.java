@@ -1,13 +1,19 @@
 package io.lodestar.naming.health;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 
-/** A probe answering from a queue of outcomes, UNKNOWN once it runs dry; counts its calls. */
+/** A probe answering from a queue of outcomes, UNKNOWN once it runs dry; counts its calls and records their targets. */
 final class ScriptedProbe implements Probe {
     private final Deque<ProbeResult.Outcome> script = new ArrayDeque<>();
+    private final java.util.List<InetSocketAddress> targets = new java.util.ArrayList<>();
     private int calls;
+
+    synchronized java.util.List<InetSocketAddress> targets() {
+        return java.util.List.copyOf(targets);
+    }
 
     synchronized void then(ProbeResult.Outcome... outcomes) {
         script.addAll(java.util.List.of(outcomes));
@@ -22,8 +28,9 @@ final class ScriptedProbe implements Probe {
     }
 
     @Override
-    public synchronized CompletableFuture<ProbeResult> probe(String host, int port, ProbeSettings settings) {
+    public synchronized CompletableFuture<ProbeResult> probe(InetSocketAddress target, ProbeSettings settings) {
         calls++;
+        targets.add(target);
         ProbeResult.Outcome next = script.poll();
         return CompletableFuture.completedFuture(new ProbeResult(next == null ? ProbeResult.Outcome.UNKNOWN : next,
                 "scripted"));

@@ -92,7 +92,7 @@ class TargetHealthTest {
         ProbeTarget t = h.target;
         assertFalse(h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), false, t.settings())),
                 "a change of stored health is not a new target");
-        assertTrue(h.probedDifferently(new ProbeTarget("t", "10.0.0.1", t.port(), true, t.settings())));
+        assertTrue(h.probedDifferently(new ProbeTarget("t", "127.0.0.2", t.port(), true, t.settings())));
         assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), 81, true, t.settings())));
         assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), true, ProbeSettings.http("/"))));
     }

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 
 class InstanceSelectorTest {
     static final ServiceKey SVC = new ServiceKey("public", "G", "svc");
-    static final Instance A = Instance.of("10.0.0.1", 80).withCluster("A");
-    static final Instance B = Instance.of("10.0.0.2", 80).withCluster("B");
-    static final Instance SICK = Instance.of("10.0.0.3", 80).withCluster("A").withHealthy(false);
-    static final Instance OFF = Instance.of("10.0.0.4", 80).withCluster("A").withEnabled(false);
+    static final Instance A = Instance.of("127.0.0.1", 80).withCluster("A");
+    static final Instance B = Instance.of("127.0.0.2", 80).withCluster("B");
+    static final Instance SICK = Instance.of("127.0.0.3", 80).withCluster("A").withHealthy(false);
+    static final Instance OFF = Instance.of("127.0.0.4", 80).withCluster("A").withEnabled(false);
 
     static List<Instance> hosts(ServiceView v) {
         return v.hosts();

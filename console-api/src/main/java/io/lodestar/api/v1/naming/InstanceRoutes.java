@@ -11,11 +11,14 @@ import io.lodestar.kv.InvalidRequestException;
 import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.NamingService;
+import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.model.BeatInfo;
+import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.NamingValidation;
+import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -40,12 +43,17 @@ public final class InstanceRoutes {
     static final int CODE_NOT_FOUND = 20404;
 
     private final NamingService naming;
+    private final PersistentHealthChecks health;
     private final UdpPusher udp;
     private final ListAnswers lists;
 
-    /** The routes of {@code naming}; {@code udp} may be null, then list queries subscribe nobody to pushes. */
-    public InstanceRoutes(NamingService naming, UdpPusher udp) {
+    /**
+     * The routes of {@code naming}, whose persistent instances {@code health} probes; {@code udp}
+     * may be null, then list queries subscribe nobody to pushes.
+     */
+    public InstanceRoutes(NamingService naming, PersistentHealthChecks health, UdpPusher udp) {
         this.naming = naming;
+        this.health = health;
         this.udp = udp;
         this.lists = new ListAnswers(naming);
     }
@@ -131,7 +139,14 @@ public final class InstanceRoutes {
         String cluster = NamingParams.cluster(q);
         Instance instance = naming.instance(service, cluster, ip, port)
                 .orElseThrow(() -> new InstanceNotFoundException(service, new InstanceAddress(cluster, ip, port)));
-        ctx.json(NamingJson.detail(service, instance));
+        ctx.json(NamingJson.detail(service, instance, instance.ephemeral() ? null : notProbed(service, instance)));
+    }
+
+    private Optional<String> notProbed(ServiceKey service, Instance instance) {
+        HealthCheckSettings checker = naming.service(service).flatMap(s -> s.clusters().stream()
+                        .filter(c -> c.name().equals(instance.cluster())).findFirst())
+                .map(Service.ClusterSummary::healthCheck).orElse(HealthCheckSettings.DEFAULT);
+        return health.notProbedBecause(service, instance, checker);
     }
 
     private void list(Context ctx) {

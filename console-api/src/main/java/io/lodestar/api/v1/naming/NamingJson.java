@@ -1,6 +1,7 @@
 package io.lodestar.api.v1.naming;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.HeartbeatSettings;
 import io.lodestar.naming.model.Instance;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The naming API's JSON bodies, field for field as Nacos writes them (NACOS-WIRE.md): the 1.x
@@ -76,8 +79,12 @@ public final class NamingJson {
         return h;
     }
 
-    /** {@code GET /instance}: one instance (Nacos's fields, plus {@code enabled} and {@code ephemeral}). */
-    static Map<String, Object> detail(ServiceKey service, Instance i) {
+    /**
+     * {@code GET /instance}: one instance (Nacos's fields, plus {@code enabled} and {@code
+     * ephemeral}); for a persistent one also whether the leader probes it ({@code probed}) and,
+     * when not, why ({@code notProbedReason}). {@code notProbed} is null for an ephemeral instance.
+     */
+    static Map<String, Object> detail(ServiceKey service, Instance i, Optional<String> notProbed) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("service", service.groupedName());
         d.put("ip", i.ip());
@@ -89,14 +96,21 @@ public final class NamingJson {
         d.put("metadata", i.metadata());
         d.put("enabled", i.enabled());
         d.put("ephemeral", i.ephemeral());
+        if (notProbed != null) {
+            d.put("probed", notProbed.isEmpty());
+            notProbed.ifPresent(reason -> d.put("notProbedReason", reason));
+        }
         return d;
     }
 
     /**
      * {@code GET /service}: Nacos 1.4's service detail ({@code name} without the group, which the
-     * 1.x client reads into its {@code Service}), with instance counts added.
+     * 1.x client reads into its {@code Service}), with instance counts added, and per cluster the
+     * persistent instances its checker would probe but may not ({@code notProbed}: ip, port and
+     * reason), as {@code notProbed} tells of each instance.
      */
-    static Map<String, Object> service(Service s) {
+    static Map<String, Object> service(Service s, List<Instance> instances,
+                                       BiFunction<Instance, HealthCheckSettings, Optional<String>> notProbed) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("namespaceId", s.key().namespace());
         d.put("groupName", s.key().group());
@@ -112,6 +126,16 @@ public final class NamingJson {
             cm.put("metadata", Map.of());
             cm.put("instanceCount", c.instances());
             cm.put("healthyInstanceCount", c.healthyInstances());
+            List<Map<String, Object>> unprobed = new ArrayList<>();
+            if (c.healthCheck().type() != CheckerType.NONE) {
+                for (Instance i : instances) {
+                    if (!i.ephemeral() && i.cluster().equals(c.name())) {
+                        notProbed.apply(i, c.healthCheck()).ifPresent(reason -> unprobed.add(
+                                Map.of("ip", i.ip(), "port", i.port(), "reason", reason)));
+                    }
+                }
+            }
+            cm.put("notProbed", unprobed);
             clusters.add(cm);
         }
         d.put("clusters", clusters);

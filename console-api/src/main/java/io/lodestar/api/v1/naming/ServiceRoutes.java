@@ -6,11 +6,13 @@ import io.lodestar.api.http.Params;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServiceNotFoundException;
 import io.lodestar.naming.ServicePage;
+import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.ServiceSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code /nacos/v1/ns/service}: create, update, delete and read a service definition, and list a
@@ -24,7 +26,7 @@ public final class ServiceRoutes {
 
     private ServiceRoutes() {}
 
-    public static void install(Javalin app, NamingService naming) {
+    public static void install(Javalin app, NamingService naming, PersistentHealthChecks health) {
         app.post(PATH, ctx -> {
             Params q = Params.of(ctx);
             ServiceKey service = NamingParams.service(q);
@@ -49,7 +51,8 @@ public final class ServiceRoutes {
             Params q = Params.of(ctx);
             ServiceKey key = NamingParams.service(q);
             Service service = naming.service(key).orElseThrow(() -> new ServiceNotFoundException(key));
-            ctx.json(NamingJson.service(service));
+            ctx.json(NamingJson.service(service, naming.list(key, Set.of(), false).hosts(),
+                    (instance, checker) -> health.notProbedBecause(key, instance, checker)));
         });
         app.get(PATH + "/list", ctx -> list(ctx, naming));
     }

@@ -33,11 +33,11 @@ class NamingParamsTest {
 
     @Test
     void aBeatIsTheClientsBeatInfo() {
-        BeatInfo b = NamingParams.beat("{\"cluster\":\"c1\",\"ip\":\"10.0.0.1\",\"metadata\":{\"k\":\"v\"},\"period\":5000,"
+        BeatInfo b = NamingParams.beat("{\"cluster\":\"c1\",\"ip\":\"127.0.0.1\",\"metadata\":{\"k\":\"v\"},\"period\":5000,"
                 + "\"port\":8080,\"scheduled\":false,\"serviceName\":\"G@@s\",\"stopped\":false,\"weight\":2.5}", null, null);
-        assertEquals(new BeatInfo("10.0.0.1", 8080, 2.5, "c1", Map.of("k", "v"), "G@@s"), b);
-        BeatInfo partial = NamingParams.beat("{\"serviceName\":\"s\"}", "10.0.0.2", 81);
-        assertEquals("10.0.0.2", partial.ip());
+        assertEquals(new BeatInfo("127.0.0.1", 8080, 2.5, "c1", Map.of("k", "v"), "G@@s"), b);
+        BeatInfo partial = NamingParams.beat("{\"serviceName\":\"s\"}", "127.0.0.2", 81);
+        assertEquals("127.0.0.2", partial.ip());
         assertEquals(81, partial.port());
         assertEquals(1.0, partial.weight(), "a missing weight is 1, not 0");
     }

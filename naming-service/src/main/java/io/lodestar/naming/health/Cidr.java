@@ -1,0 +1,69 @@
+package io.lodestar.naming.health;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+
+/** An IPv4 or IPv6 network in CIDR notation ({@code 10.0.0.0/8}, {@code fd00::/8}); a bare address is its own /32 or /128. */
+final class Cidr {
+    private final byte[] network;
+    private final int prefix;
+    private final String text;
+
+    private Cidr(byte[] network, int prefix, String text) {
+        this.network = network;
+        this.prefix = prefix;
+        this.text = text;
+    }
+
+    /**
+     * Parses {@code address[/prefix]}; only IP literals, never a name lookup. An {@link
+     * IllegalArgumentException} says what is wrong; host bits set below the prefix are refused, since
+     * {@code 10.1.2.3/8} is more often a typo than a wish for {@code 10.0.0.0/8}.
+     */
+    static Cidr parse(String text) {
+        String s = text.trim();
+        int slash = s.indexOf('/');
+        String address = slash < 0 ? s : s.substring(0, slash);
+        if (address.isEmpty() || !HealthChecker.isIpLiteral(address) || address.indexOf('%') >= 0) {
+            throw new IllegalArgumentException("'" + text + "' is not an IP network (address/prefix, e.g. 10.0.0.0/8)");
+        }
+        byte[] bytes;
+        try {
+            bytes = InetAddress.getByName(address).getAddress(); // a literal: parsed, not looked up
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("'" + text + "' is not an IP network: " + e.getMessage());
+        }
+        int bits = bytes.length * 8;
+        int prefix = bits;
+        if (slash >= 0) {
+            String p = s.substring(slash + 1);
+            if (!p.matches("\\d{1,3}") || Integer.parseInt(p) > bits) {
+                throw new IllegalArgumentException("'" + text + "': the prefix must be 0 to " + bits);
+            }
+            prefix = Integer.parseInt(p);
+        }
+        if (!Arrays.equals(bytes, masked(bytes, prefix))) {
+            throw new IllegalArgumentException("'" + text + "' has host bits set below /" + prefix);
+        }
+        return new Cidr(bytes, prefix, s);
+    }
+
+    boolean contains(InetAddress address) {
+        byte[] a = address.getAddress();
+        return a.length == network.length && Arrays.equals(masked(a, prefix), network);
+    }
+
+    private static byte[] masked(byte[] address, int prefix) {
+        byte[] out = address.clone();
+        for (int bit = prefix; bit < out.length * 8; bit++) {
+            out[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

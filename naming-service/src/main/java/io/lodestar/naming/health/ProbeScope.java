@@ -1,0 +1,137 @@
+package io.lodestar.naming.health;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The addresses the health checker may connect to: a probe goes only to an address inside one of
+ * the allowed networks and outside every network in {@link #NEVER}. Without this, registering a
+ * persistent instance makes the leader dial any address the caller names, which turns the registry
+ * into a port scanner of its own network and a client of the cloud's metadata service.
+ *
+ * <p>{@link #NEVER} holds no address a service instance can have: "this network" (a connect to
+ * 0.0.0.0 reaches the local host), link-local (169.254.169.254 is the metadata service of AWS, GCP,
+ * Azure and OpenStack), the metadata addresses of Alibaba Cloud and AWS over IPv6, Azure's
+ * WireServer, multicast and the reserved block with the broadcast address. It applies whatever is
+ * allowed, also to an IPv4 address wrapped in IPv6 (NAT64 {@code 64:ff9b::/96} or IPv4-compatible).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ProbeScope {
+    /** Every unicast address outside {@link #NEVER}: what a registry of private and public instances needs. */
+    public static final String DEFAULT = "0.0.0.0/0,::/0";
+    /** The {@code --probe-allow} value that allows nothing: no instance is probed. */
+    public static final String NONE = "none";
+    static final List<Cidr> NEVER = parseAll("0.0.0.0/8,169.254.0.0/16,100.100.100.200,168.63.129.16,"
+            + "224.0.0.0/4,240.0.0.0/4,::/128,fe80::/10,ff00::/8,fd00:ec2::254");
+    private static final Cidr NAT64 = Cidr.parse("64:ff9b::/96");
+    private static final Cidr IPV4_COMPATIBLE = Cidr.parse("::/96");
+
+    private final List<Cidr> allowed;
+
+    private ProbeScope(List<Cidr> allowed) {
+        this.allowed = List.copyOf(allowed);
+    }
+
+    /** {@link #DEFAULT}. */
+    public static ProbeScope defaults() {
+        return parse(DEFAULT);
+    }
+
+    /**
+     * Parses {@code --probe-allow}: networks in CIDR notation separated by commas, or {@value #NONE}.
+     * An {@link IllegalArgumentException} names the part that is not a network.
+     */
+    public static ProbeScope parse(String spec) {
+        if (spec == null || spec.isBlank()) {
+            throw new IllegalArgumentException("give networks in CIDR notation, e.g. 10.0.0.0/8,192.168.0.0/16, or '"
+                    + NONE + "'");
+        }
+        if (spec.trim().toLowerCase(Locale.ROOT).equals(NONE)) {
+            return new ProbeScope(List.of());
+        }
+        return new ProbeScope(parseAll(spec));
+    }
+
+    private static List<Cidr> parseAll(String spec) {
+        List<Cidr> out = new ArrayList<>();
+        for (String part : spec.split(",", -1)) {
+            out.add(Cidr.parse(part));
+        }
+        return out;
+    }
+
+    /** Why {@code address} must not be probed, or null when it may be. */
+    public String refusal(InetAddress address) {
+        String never = never(address);
+        if (never != null) {
+            return address.getHostAddress() + " is never probed (" + never + ")";
+        }
+        for (Cidr c : allowed) {
+            if (c.contains(address)) {
+                return null;
+            }
+        }
+        return address.getHostAddress() + " is outside --probe-allow " + this;
+    }
+
+    /**
+     * As {@link #refusal(InetAddress)} for an instance's registered address when it is an IP literal;
+     * null for a host name, which is checked against what it resolves to when it is probed.
+     */
+    public String refusal(String ip) {
+        if (!HealthChecker.isIpLiteral(ip)) {
+            return null;
+        }
+        try {
+            return refusal(InetAddress.getByName(ip));
+        } catch (UnknownHostException e) {
+            return null; // not a well-formed literal: its probe fails as an unknown host
+        }
+    }
+
+    private static String never(InetAddress address) {
+        for (Cidr c : NEVER) {
+            if (c.contains(address)) {
+                return "in " + c;
+            }
+        }
+        if (address instanceof Inet6Address && (NAT64.contains(address) || IPV4_COMPATIBLE.contains(address))) {
+            byte[] b = address.getAddress();
+            try {
+                InetAddress embedded = InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16));
+                // :: and ::1 are IPv6's own unspecified and loopback addresses, not wrapped IPv4
+                if (!IPV4_COMPATIBLE.contains(address) || (b[12] | b[13] | b[14]) != 0 || (b[15] & 0xfe) != 0) {
+                    String inner = never(embedded);
+                    return inner == null ? null : "wraps " + embedded.getHostAddress() + ", " + inner;
+                }
+            } catch (UnknownHostException e) {
+                throw new AssertionError(e); // four bytes are always an IPv4 address
+            }
+        }
+        return null;
+    }
+
+    /** Whether nothing at all may be probed. */
+    public boolean allowsNothing() {
+        return allowed.isEmpty();
+    }
+
+    /** The setting as given ({@value #NONE} when empty). */
+    @Override
+    public String toString() {
+        if (allowed.isEmpty()) {
+            return NONE;
+        }
+        StringBuilder s = new StringBuilder();
+        for (Cidr c : allowed) {
+            s.append(s.length() == 0 ? "" : ",").append(c);
+        }
+        return s.toString();
+    }
+}
