@@ -60,8 +60,7 @@ class NamingFaultsIT {
             }
         }
         long stoppedAt = System.nanoTime();
-        // the instance itself is gone (the list keeps showing it for a while on purpose: empty-push
-        // protection answers the last list after a mass expiry)
+        // the instance itself is gone once its delete timeout has passed on the survivor that owns it now
         for (String s : services) {
             Await.until(Duration.ofSeconds(30), s + " to expire on both survivors",
                     () -> gone(nodes.get(0), s, "127.50.0.1") && gone(nodes.get(1), s, "127.50.0.1"));

@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -369,23 +370,13 @@ public final class NamingService implements AutoCloseable {
 
     /**
      * The instances a client should use, as Nacos computes them ({@link InstanceSelector}): enabled
-     * instances of both kinds, of the named {@code clusters} (all when empty), only healthy ones when
-     * {@code healthyOnly} — unless the service's protect threshold is reached ({@code healthy / listed
-     * <= threshold}), in which case all are listed, reported healthy, and {@link
+     * instances of both kinds, of the named {@code clusters} (all when empty), each with its health
+     * as the registry holds it, only healthy ones when {@code healthyOnly} — unless the service has
+     * a stored definition and its protect threshold is reached ({@code healthy / listed <=
+     * threshold}), in which case all are listed, reported healthy, and {@link
      * ServiceView#reachProtectionThreshold()} is set. {@link ServiceView#clusters()} echoes
      * {@code clusters} joined by {@code ,} in iteration order (pass a {@code LinkedHashSet} to keep the
-     * request's order). An unknown service answers an empty list.
-     *
-     * <p><b>Empty-push protection</b> (on by default, {@link NamingOptions#emptyPushProtection()}):
-     * when the service has no instances only because one expiry pass removed all that were left (the
-     * list went from non-empty to empty within one check interval, through expiry alone: more likely
-     * a partition or a pause of this node than every instance dying at once), the list as it was
-     * before that pass is answered instead of the empty one, with {@link
-     * ServiceView#emptyProtection()} set, until an instance registers (a full beat registers it
-     * again), deregistrations remove the listed ones, or {@link NamingOptions#protectionWindow()}
-     * passes. A list emptied by deregistration is answered empty at once. The kept instances are as
-     * they were, usually unhealthy by then; with the default protect threshold of 0 they are still
-     * listed (reported healthy), since none is healthy.
+     * request's order). An unknown service, or one whose instances all expired, answers an empty list.
      */
     public ServiceView list(ServiceKey service, Set<String> clusters, boolean healthyOnly) {
         Set<String> filter = clusters == null ? Set.of() : clusters;
@@ -394,22 +385,14 @@ public final class NamingService implements AutoCloseable {
         }
         List<Instance> all = new ArrayList<>(persistent.list(service));
         all.addAll(ephemeral.instances(service));
-        boolean protectedList = false;
-        if (all.isEmpty()) {
-            List<Instance> kept = ephemeral.protectedInstances(service);
-            if (!kept.isEmpty()) {
-                all = kept;
-                protectedList = true;
-            }
-        }
-        return InstanceSelector.select(service, all, specOf(service).protectThreshold(), filter, healthyOnly,
-                clock.millis(), protectedList);
+        OptionalDouble threshold = records.get(service).filter(ServiceRecords.StoredSpec::defined)
+                .map(s -> OptionalDouble.of(s.spec().protectThreshold())).orElse(OptionalDouble.empty());
+        return InstanceSelector.select(service, all, threshold, filter, healthyOnly, clock.millis());
     }
 
     /**
      * What {@link #list} of {@code service} is computed from: while it stays equal, so does the
-     * list (but for its {@code lastRefTime}), unless the list is empty or held by empty-push
-     * protection. Take it before listing.
+     * list (but for its {@code lastRefTime}). Take it before listing.
      */
     public ListVersion listVersion(ServiceKey service) {
         return new ListVersion(store.revision(), ephemeral.version(service));
@@ -552,6 +535,7 @@ public final class NamingService implements AutoCloseable {
                     : CompletableFuture.failedFuture(new ServiceNotFoundException(service));
         }
         ServiceSpec spec = stored.get().spec();
+        boolean defined = stored.get().defined();
         return records.delete(service, stored.get().modRevision()).thenCompose(deleted -> {
             if (!deleted) {
                 // the definition was edited meanwhile: look again
@@ -563,7 +547,7 @@ public final class NamingService implements AutoCloseable {
             if (!persistent.any(service)) {
                 return CompletableFuture.completedFuture(null);
             }
-            return records.putIfAbsent(service, spec).thenCompose(restored ->
+            return records.putIfAbsent(service, spec, defined).thenCompose(restored ->
                     CompletableFuture.failedFuture(new ServiceNotEmptyException(service)));
         });
     }

@@ -415,57 +415,64 @@ class NamingServiceTest {
     }
 
     @Test
-    void massExpiryKeepsAnsweringTheLastListUntilAnInstanceComesBack() throws Exception {
-        for (int i = 1; i <= 3; i++) {
+    void aLoneDeadInstanceIsListedUnhealthyAfterItsBeatTimeoutAndGoneAfterItsDeleteTimeout() throws Exception {
+        // regression: empty-push protection and the threshold listed it healthy for 90 s more
+        await(naming.register(svc, ephemeral("127.0.0.9", 9999)));
+        clock.advance(Duration.ofSeconds(16));
+        naming.checkHeartbeatsNow();
+        ServiceView dying = naming.list(svc, Set.of(), false);
+        assertEquals(List.of(false), dying.hosts().stream().map(Instance::healthy).toList());
+        assertFalse(dying.reachProtectionThreshold(), "a service only registrations made has no threshold");
+        assertEquals(List.of(), naming.list(svc, Set.of(), true).hosts());
+        assertFalse(naming.instance(svc, null, "127.0.0.9", 9999).orElseThrow().healthy());
+
+        clock.advance(Duration.ofSeconds(15));
+        naming.checkHeartbeatsNow();
+        assertTrue(hosts(svc).isEmpty(), "gone after the delete timeout");
+        assertTrue(naming.instance(svc, null, "127.0.0.9", 9999).isEmpty());
+    }
+
+    @Test
+    void tenInstancesDyingAtOnceAreListedUnhealthyThenGone() throws Exception {
+        for (int i = 1; i <= 10; i++) {
             await(naming.register(svc, ephemeral("127.0.0." + i, 80)));
         }
         clock.advance(Duration.ofSeconds(16));
         naming.checkHeartbeatsNow();
+        ServiceView dying = naming.list(svc, Set.of(), false);
+        assertEquals(10, dying.hosts().size());
+        assertTrue(dying.hosts().stream().noneMatch(Instance::healthy), dying.hosts().toString());
         clock.advance(Duration.ofSeconds(15));
         naming.checkHeartbeatsNow();
-
-        ServiceView kept = naming.list(svc, Set.of(), true);
-        assertTrue(kept.emptyProtection());
-        assertEquals(3, kept.hosts().size());
-        assertTrue(kept.reachProtectionThreshold(), "none is healthy: the default threshold lists them all");
-        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status(),
-                "the kept list is only an answer: its instances are gone and must register again");
-
-        await(naming.register(svc, ephemeral("127.0.0.1", 80)));
-        ServiceView back = naming.list(svc, Set.of(), true);
-        assertFalse(back.emptyProtection());
-        assertEquals(List.of("127.0.0.1"), back.hosts().stream().map(Instance::ip).toList());
+        assertTrue(hosts(svc).isEmpty());
     }
 
     @Test
-    void emptyPushProtectionEndsAfterItsWindowAndCanBeTurnedOff() throws Exception {
+    void aDefinedServiceAtTheDefaultThresholdListsItsDeadInstancesAsHealthyAsNacos2Does() throws Exception {
+        await(naming.createService(svc, ServiceSpec.DEFAULT));
         await(naming.register(svc, ephemeral("127.0.0.1", 80)));
-        clock.advance(Duration.ofSeconds(31));
+        clock.advance(Duration.ofSeconds(16));
         naming.checkHeartbeatsNow();
-        assertTrue(naming.list(svc, Set.of(), false).emptyProtection());
-        clock.advance(Duration.ofSeconds(60));
-        assertTrue(hosts(svc).isEmpty(), "the window has passed");
+        ServiceView v = naming.list(svc, Set.of(), false);
+        assertTrue(v.reachProtectionThreshold(), "Nacos 2.x: 0 healthy / 1 <= threshold 0 with service metadata");
+        assertEquals(List.of(true), v.hosts().stream().map(Instance::healthy).toList());
+        assertFalse(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(),
+                "the instance itself is unhealthy: only the list answer is protected");
+    }
 
-        naming.close();
-        naming = new NamingService(store, NamingOptions.DEFAULT.withEmptyPushProtection(false), clock, false);
-        ServiceKey off = new ServiceKey(ns, "G", "off");
-        await(naming.register(off, ephemeral("127.0.0.1", 80)));
-        clock.advance(Duration.ofSeconds(31));
-        naming.checkHeartbeatsNow();
-        ServiceView v = naming.list(off, Set.of(), false);
-        assertTrue(v.hosts().isEmpty());
-        assertFalse(v.emptyProtection());
+    @Test
+    void aPersistentRegistrationAloneDefinesNoThreshold() throws Exception {
+        await(naming.register(svc, Instance.of("127.0.0.1", 80).withEphemeral(false).withHealthy(false)));
+        ServiceView v = naming.list(svc, Set.of(), false);
+        assertFalse(v.reachProtectionThreshold());
+        assertEquals(List.of(false), v.hosts().stream().map(Instance::healthy).toList());
     }
 
     @Test
     void deregisteringEveryInstanceAnswersEmptyAtOnce() throws Exception {
         await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         await(naming.deregister(svc, null, "127.0.0.1", 80, true));
-        clock.advance(Duration.ofSeconds(31));
-        naming.checkHeartbeatsNow();
-        ServiceView v = naming.list(svc, Set.of(), false);
-        assertTrue(v.hosts().isEmpty());
-        assertFalse(v.emptyProtection());
+        assertTrue(naming.list(svc, Set.of(), false).hosts().isEmpty());
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class EphemeralRegistry {
     public EphemeralRegistry(Clock clock, ExpiryRules rules, Consumer<ServiceKey> onChange) {
         this.clock = clock;
         this.rules = rules;
-        this.applier = new MutationApplier(rules, new VersionClock(clock));
+        this.applier = new MutationApplier(new VersionClock(clock));
         this.onChange = onChange;
     }
 
@@ -75,7 +75,7 @@ public final class EphemeralRegistry {
         return outcome[0];
     }
 
-    /** Forgets {@code service} if it has no instances (a protected list goes with it). */
+    /** Forgets {@code service} if it has no instances. */
     public RemoveOutcome removeIfEmpty(ServiceKey service) {
         RemoveOutcome[] outcome = {RemoveOutcome.ABSENT};
         services.computeIfPresent(service, (key, e) -> {
@@ -129,19 +129,6 @@ public final class EphemeralRegistry {
         return !instances(service).isEmpty();
     }
 
-    /**
-     * The list kept by empty-push protection, if the service has no instances and its protection
-     * is still running at this registry's clock; else empty.
-     */
-    public List<Instance> protectedInstances(ServiceKey service) {
-        ServiceEntry e = services.get(service);
-        if (e == null) {
-            return List.of();
-        }
-        ServiceEntry.Published p = e.published();
-        return p.snapshot().instances().isEmpty() && clock.millis() < p.protectedUntil() ? p.protectedInstances() : List.of();
-    }
-
     /** The services known at the moment of the call. */
     public Set<ServiceKey> services() {
         return Set.copyOf(services.keySet());
@@ -176,7 +163,7 @@ public final class EphemeralRegistry {
         return apply(copy.service(), new Mutation.Merge(copy));
     }
 
-    /** Forgets {@code service} whole, instances and protected list (its owner no longer has it). */
+    /** Forgets {@code service} whole (its owner no longer has it). */
     public void drop(ServiceKey service) {
         if (services.remove(service) != null) {
             onChange.accept(service);

@@ -5,7 +5,6 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,19 +13,10 @@ import java.util.Map;
  *
  * <p><b>Expiry</b> (Nacos's rule): an instance silent for more than its beat timeout turns
  * unhealthy, one silent for more than its delete timeout is removed (both from its metadata,
- * {@link HeartbeatSettings}); a beat makes it healthy again.
- *
- * <p><b>Empty-push protection</b>: when one expiry pass removes all remaining instances of a
- * service (its list goes from non-empty to empty within one check interval, through expiry alone),
- * the list as it was before that pass is kept and answered instead of the empty one, for at most
- * {@link ExpiryRules#protectionWindowMs}. Every instance falling silent at once more likely means
- * their beats could not reach us (a partition, a long pause of this node, a clock jump) than that
- * they all died, and an empty answer would make every client drop every provider. The protection
- * ends early when an instance registers or the service is replaced, and a deregistration removes
- * its instance from the kept list (an explicit goodbye is not an outage). An emptying by
- * deregistration is never protected. A service that declined one instance at a time is protected
- * too once its last instance expires: locally that is indistinguishable from a one-instance
- * service cut off, and showing one dead instance for the window costs less than hiding a live one.
+ * {@link HeartbeatSettings}); a beat makes it healthy again. This holds whatever else the service
+ * holds: the last instance of a service expires like any other, and its service then answers an
+ * empty list (keeping the last list through an outage is the client's choice, Nacos's
+ * {@code namingPushEmptyProtection}).
  */
 final class MutationApplier {
     /**
@@ -35,11 +25,9 @@ final class MutationApplier {
      */
     static final long REMOVAL_MEMORY_MS = 60_000;
 
-    private final ExpiryRules rules;
     private final VersionClock versions;
 
-    MutationApplier(ExpiryRules rules, VersionClock versions) {
-        this.rules = rules;
+    MutationApplier(VersionClock versions) {
         this.versions = versions;
     }
 
@@ -84,24 +72,13 @@ final class MutationApplier {
                 slot.version = versions.next();
             }
         }
-        boolean wasProtected = !e.protectedInstances.isEmpty();
-        e.clearProtection();
-        return instance.equals(previous) && !wasProtected ? Outcome.UNCHANGED : Outcome.CHANGED;
+        return instance.equals(previous) ? Outcome.UNCHANGED : Outcome.CHANGED;
     }
 
     private Outcome deregister(ServiceEntry e, InstanceAddress address, long now) {
         ServiceEntry.Slot removed = e.instances.remove(address);
-        boolean protectedChanged = false;
-        if (!e.protectedInstances.isEmpty()) {
-            List<Instance> kept = e.protectedInstances.stream().filter(i -> !i.address().equals(address)).toList();
-            protectedChanged = kept.size() != e.protectedInstances.size();
-            e.protectedInstances = kept;
-            if (kept.isEmpty()) {
-                e.clearProtection();
-            }
-        }
         if (removed == null) {
-            return protectedChanged ? Outcome.CHANGED : Outcome.NOT_FOUND;
+            return Outcome.NOT_FOUND;
         }
         remember(e, address, versions.next(), now);
         if (e.instances.isEmpty()) {
@@ -144,7 +121,6 @@ final class MutationApplier {
 
     private Outcome expire(ServiceEntry e, long now) {
         boolean changed = false;
-        List<Instance> before = e.instances.values().stream().map(slot -> slot.instance).toList();
         boolean removedAny = false;
         Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it = e.instances.entrySet().iterator();
         while (it.hasNext()) {
@@ -166,14 +142,6 @@ final class MutationApplier {
         }
         if (removedAny && e.instances.isEmpty()) {
             e.emptySince = now;
-            if (rules.emptyPushProtection() && rules.protectionWindowMs() > 0) {
-                e.protectedInstances = before;
-                e.protectedUntil = now + rules.protectionWindowMs();
-            }
-        }
-        if (!e.protectedInstances.isEmpty() && now >= e.protectedUntil) {
-            e.clearProtection();
-            changed = true;
         }
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
@@ -217,11 +185,8 @@ final class MutationApplier {
                 remember(e, in.address(), in.version(), now);
             }
         }
-        if (changed) {
-            e.clearProtection();
-            if (e.instances.isEmpty()) {
-                e.emptySince = now;
-            }
+        if (changed && e.instances.isEmpty()) {
+            e.emptySince = now;
         }
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }

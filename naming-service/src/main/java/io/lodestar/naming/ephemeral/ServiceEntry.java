@@ -25,9 +25,6 @@ final class ServiceEntry {
     HashMap<InstanceAddress, Removal> removed;
     /** When {@link #instances} last became empty; meaningful only while it is. */
     long emptySince;
-    /** The last non-empty list, answered while {@code now < protectedUntil} and there are no instances. */
-    List<Instance> protectedInstances = List.of();
-    long protectedUntil;
 
     private volatile Published published;
 
@@ -61,8 +58,7 @@ final class ServiceEntry {
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
         List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
-        published = new Published(new ServiceSnapshot(service, list),
-                protectedInstances, protectedUntil);
+        published = new Published(new ServiceSnapshot(service, list));
     }
 
     /** The instance at {@code address}; only while the registry holds this entry's lock. */
@@ -85,15 +81,10 @@ final class ServiceEntry {
         return published;
     }
 
-    void clearProtection() {
-        protectedInstances = List.of();
-        protectedUntil = 0;
-    }
-
     boolean droppable(long now, long emptyServiceTtlMs) {
-        return instances.isEmpty() && protectedInstances.isEmpty() && now - emptySince >= emptyServiceTtlMs;
+        return instances.isEmpty() && now - emptySince >= emptyServiceTtlMs;
     }
 
     /** An immutable view of the entry for lock-free readers. */
-    record Published(ServiceSnapshot snapshot, List<Instance> protectedInstances, long protectedUntil) {}
+    record Published(ServiceSnapshot snapshot) {}
 }

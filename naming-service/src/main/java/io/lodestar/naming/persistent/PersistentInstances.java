@@ -110,7 +110,7 @@ public final class PersistentInstances {
         List<Op> ops = new ArrayList<>(2);
         if (definition == null) {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, 0));
-            ops.add(Op.put(NamingKeyspaces.SERVICE, serviceKey, ServiceSpecCodec.encode(ServiceSpec.DEFAULT)));
+            ops.add(Op.put(NamingKeyspaces.SERVICE, serviceKey, ServiceSpecCodec.encode(ServiceSpec.DEFAULT, false)));
         } else {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, definition.modRevision()));
         }

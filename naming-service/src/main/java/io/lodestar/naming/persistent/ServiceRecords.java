@@ -29,18 +29,26 @@ public final class ServiceRecords {
         this.store = store;
     }
 
-    /** A stored definition with the revision that last wrote it. */
-    public record StoredSpec(ServiceSpec spec, long modRevision) {}
+    /**
+     * A stored definition with the revision that last wrote it; {@code defined} when the service or
+     * cluster API wrote it, false for the default one a persistent registration stores (Nacos 2.x
+     * keeps no service metadata for such a service, and applies no protect threshold to it).
+     */
+    public record StoredSpec(ServiceSpec spec, long modRevision, boolean defined) {}
 
     public Optional<StoredSpec> get(ServiceKey service) {
         KvEntry e = store.get(KEYSPACE, StoreKeys.service(service));
-        return e == null ? Optional.empty() : Optional.of(new StoredSpec(ServiceSpecCodec.decode(e.value()), e.modRevision()));
+        if (e == null) {
+            return Optional.empty();
+        }
+        ServiceSpecCodec.Decoded d = ServiceSpecCodec.decode(e.value());
+        return Optional.of(new StoredSpec(d.spec(), e.modRevision(), d.defined()));
     }
 
     /**
-     * Stores {@code change} applied to the current definition (empty when there is none). {@code change}
-     * may throw to refuse (its exception fails the future, nothing is written); it may run more than
-     * once. Completes with the stored spec.
+     * Stores {@code change} applied to the current definition (empty when there is none) as a defined
+     * one. {@code change} may throw to refuse (its exception fails the future, nothing is written); it
+     * may run more than once. Completes with the stored spec.
      */
     public CompletableFuture<ServiceSpec> update(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
         return updateAttempt(service, change, 1);
@@ -52,19 +60,19 @@ public final class ServiceRecords {
         KvEntry e = store.get(KEYSPACE, key);
         ServiceSpec next;
         try {
-            next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value())));
+            next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
         } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
-        return store.write(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next), e == null ? 0 : e.modRevision()))
+        return store.write(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next, true), e == null ? 0 : e.modRevision()))
                 .thenCompose(r -> r.succeeded()
                         ? CompletableFuture.completedFuture(next)
                         : Retry.again(attempt, "service " + service, () -> updateAttempt(service, change, attempt + 1)));
     }
 
     /** Stores {@code spec} only if the service has no definition; completes with whether it did. */
-    public CompletableFuture<Boolean> putIfAbsent(ServiceKey service, ServiceSpec spec) {
-        return store.write(Command.putIfRevision(KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec), 0))
+    public CompletableFuture<Boolean> putIfAbsent(ServiceKey service, ServiceSpec spec, boolean defined) {
+        return store.write(Command.putIfRevision(KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec, defined), 0))
                 .thenApply(r -> r.succeeded());
     }
 

@@ -13,16 +13,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The stored form of a service definition: a version byte, the protect threshold, metadata, then
- * each cluster's health-check settings. Checker types are written as fixed codes, not ordinals, so
- * reordering the enum cannot change stored meaning.
+ * The stored form of a service definition: a version byte, the protect threshold, metadata, each
+ * cluster's health-check settings, then whether an operator defined it (version 2; a version-1
+ * record counts as defined unless it is the default one a registration writes). Checker types are
+ * written as fixed codes, not ordinals, so reordering the enum cannot change stored meaning.
  */
 final class ServiceSpecCodec {
-    private static final byte VERSION = 1;
+    private static final byte VERSION_1 = 1;
+    private static final byte VERSION = 2;
 
     private ServiceSpecCodec() {}
 
-    static byte[] encode(ServiceSpec spec) {
+    /** A decoded definition; {@code defined} when the service or cluster API wrote it, not only a registration. */
+    record Decoded(ServiceSpec spec, boolean defined) {}
+
+    static byte[] encode(ServiceSpec spec, boolean defined) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
@@ -38,16 +43,17 @@ final class ServiceSpecCodec {
                 out.writeBoolean(h.useInstancePort());
                 Fields.writeString(out, h.expectedCodes());
             }
+            out.writeBoolean(defined);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
     }
 
-    static ServiceSpec decode(byte[] stored) {
+    static Decoded decode(byte[] stored) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
             byte version = in.readByte();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_1) {
                 throw new IllegalStateException("unknown stored service version " + version);
             }
             double threshold = in.readDouble();
@@ -60,7 +66,8 @@ final class ServiceSpecCodec {
                 clusters.put(name, new HealthCheckSettings(type, Fields.readString(in), in.readInt(), in.readBoolean(),
                         Fields.readString(in)));
             }
-            return new ServiceSpec(threshold, metadata, clusters);
+            ServiceSpec spec = new ServiceSpec(threshold, metadata, clusters);
+            return new Decoded(spec, version == VERSION_1 ? !spec.equals(ServiceSpec.DEFAULT) : in.readBoolean());
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored service", e);
         }

@@ -6,8 +6,7 @@ package io.lodestar.naming.query;
  * identity of the service's published ephemeral state, which is replaced on every visible change
  * (null when the registry does not know the service). Taken <em>before</em> a list is computed,
  * it is never newer than that list, so an answer kept under it can be served again for as long as
- * the version is equal, except where the answer depends on the clock as well (an empty list, or
- * one held by empty-push protection).
+ * the version is equal.
  */
 public record ListVersion(long storeRevision, Object ephemeral) {
     @Override

@@ -15,11 +15,9 @@ import java.util.List;
  * @param checksum                 {@link Checksums#of} the hosts
  * @param reachProtectionThreshold the protect threshold was reached: every enabled instance of the
  *                                 filtered clusters is listed, unhealthy ones reported healthy
- * @param emptyProtection          the service's instances all expired at once and this is the last
- *                                 non-empty list, not the current (empty) one
  */
 public record ServiceView(ServiceKey service, String clusters, List<Instance> hosts, long lastRefTime, String checksum,
-                         boolean reachProtectionThreshold, boolean emptyProtection) {
+                         boolean reachProtectionThreshold) {
 
     public ServiceView {
         hosts = List.copyOf(hosts);

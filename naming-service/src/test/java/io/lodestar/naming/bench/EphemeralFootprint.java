@@ -78,7 +78,7 @@ public final class EphemeralFootprint {
         static io.lodestar.naming.ephemeral.ExpiryRules rules() {
             NamingOptions o = NamingOptions.DEFAULT;
             return new io.lodestar.naming.ephemeral.ExpiryRules(o.heartbeatCheckInterval().toMillis(),
-                    o.emptyPushProtection(), o.protectionWindow().toMillis(), o.emptyServiceTtl().toMillis());
+                    o.emptyServiceTtl().toMillis());
         }
     }
 }

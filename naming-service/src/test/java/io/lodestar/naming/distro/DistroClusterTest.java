@@ -45,10 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class DistroClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    /** Fast timing; without empty-push protection, which would keep showing an expired list on purpose. */
+    /** Fast timing. */
     private static final NamingOptions FAST = NamingOptions.DEFAULT
             .withHeartbeatCheckInterval(Duration.ofMillis(200))
-            .withEmptyPushProtection(false)
             .withDistro(new Distro.Options(50, 500, 2_000, 10_000));
     /** Instances that turn unhealthy after 1.5 s without beats and go after 3 s. */
     private static final Map<String, String> SHORT_LIVED = Map.of(

@@ -112,66 +112,25 @@ class EphemeralRegistryTest {
     }
 
     @Test
-    void massExpiryKeepsTheLastNonEmptyListForTheProtectionWindow() {
+    void everyInstanceExpiringAtOnceEmptiesTheServiceAtItsDeleteTimeout() {
         register("127.0.0.1");
-        clock.advanceMillis(1000);
         register("127.0.0.2");
-        expireAfter(Duration.ofSeconds(32));
-        assertTrue(registry.instances(SVC).isEmpty());
-        List<Instance> kept = registry.protectedInstances(SVC);
-        assertEquals(2, kept.size(), "one pass removed every instance");
-        clock.advance(Duration.ofSeconds(59));
-        assertEquals(2, registry.protectedInstances(SVC).size());
+        expireAfter(Duration.ofSeconds(16));
+        assertEquals(List.of(false, false), registry.instances(SVC).stream().map(Instance::healthy).toList(),
+                "both unhealthy after the beat timeout");
         changes.clear();
-        expireAfter(Duration.ofSeconds(1));
-        assertTrue(registry.protectedInstances(SVC).isEmpty(), "the window has passed");
-        assertEquals(List.of(SVC), changes, "the end of the protection is news to subscribers");
+        expireAfter(Duration.ofSeconds(15));
+        assertTrue(registry.instances(SVC).isEmpty(), "both gone after the delete timeout, nothing kept");
+        assertEquals(List.of(SVC), changes, "the emptying is news to subscribers");
     }
 
     @Test
-    void anEmptyingByDeregistrationIsNotProtected() {
+    void theLastInstanceOfAServiceExpiresLikeAnyOther() {
         register("127.0.0.1");
-        register("127.0.0.2");
-        expireAfter(Duration.ofSeconds(20));
-        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
-        registry.apply(SVC, new Mutation.Deregister(at("127.0.0.2")));
-        expireAfter(Duration.ofSeconds(20));
+        expireAfter(Duration.ofSeconds(16));
+        assertFalse(registry.instance(SVC, at("127.0.0.1")).orElseThrow().healthy());
+        expireAfter(Duration.ofSeconds(15));
         assertTrue(registry.instances(SVC).isEmpty());
-        assertTrue(registry.protectedInstances(SVC).isEmpty());
-    }
-
-    @Test
-    void aPassThatLeavesInstancesProtectsNothingAndTheLastSurvivorsExpiryIsProtected() {
-        register("127.0.0.1");
-        clock.advance(Duration.ofSeconds(20));
-        register("127.0.0.2");
-        expireAfter(Duration.ofSeconds(11)); // 127.0.0.1 silent 31 s: removed; 127.0.0.2 stays
-        assertEquals(1, registry.instances(SVC).size());
-        assertTrue(registry.protectedInstances(SVC).isEmpty());
-        expireAfter(Duration.ofSeconds(20)); // the last one goes: one pass emptied the list
-        assertTrue(registry.instances(SVC).isEmpty());
-        assertEquals(List.of("127.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
-    }
-
-    @Test
-    void aRegistrationEndsTheProtectionAndADeregistrationShrinksIt() {
-        register("127.0.0.1");
-        register("127.0.0.2");
-        expireAfter(Duration.ofSeconds(31));
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"))),
-                "a goodbye from a protected instance removes it from the kept list");
-        assertEquals(List.of("127.0.0.2"), registry.protectedInstances(SVC).stream().map(Instance::ip).toList());
-        register("127.0.0.3");
-        assertTrue(registry.protectedInstances(SVC).isEmpty());
-        assertEquals(1, registry.instances(SVC).size());
-    }
-
-    @Test
-    void protectionCanBeTurnedOff() {
-        registry = new EphemeralRegistry(clock, new ExpiryRules(5_000, false, 60_000, 60_000), changes::add);
-        register("127.0.0.1");
-        expireAfter(Duration.ofSeconds(31));
-        assertTrue(registry.protectedInstances(SVC).isEmpty());
     }
 
     @Test

@@ -45,7 +45,7 @@ final class ListAnswers {
         }
         ServiceView view = naming.list(service, filter, healthyOnly);
         byte[] json = NamingJson.listJson(view, clusters).getBytes(StandardCharsets.UTF_8);
-        if (!view.hosts().isEmpty() && !view.emptyProtection()) {
+        if (!view.hosts().isEmpty()) {
             if (answers.size() >= CAPACITY) {
                 answers.clear();
             }
