@@ -37,7 +37,11 @@ import org.slf4j.LoggerFactory;
  *       A write to a service this node does not own is forwarded to the owner ({@link #write}),
  *       which applies it and answers with its copy of the service, merged here at once so a read
  *       on this node sees the write. If the owner cannot be reached the write is applied here
- *       instead: registration never stops (the copies are reconciled later).</li>
+ *       instead: registration never stops (the copies are reconciled later). An owner that
+ *       answers but cannot take writes yet (starting: its handlers not in place, or still copying
+ *       its peers) is asked again until the request timeout, and then the write fails with a
+ *       retriable {@link StoreUnavailableException}: applied here, it would be a change the owner
+ *       does not know of, which the owner's first verification would make every peer forget.</li>
  *   <li><b>Versions.</b> Every change of an instance, and every removal, is stamped with a
  *       hybrid-logical-clock version, and copies merge address by address, the later change
  *       winning ({@link ServiceCopy}). So changes made on two members at once (both taking
@@ -69,6 +73,7 @@ public final class Distro implements AutoCloseable {
     static final String VERIFY = "naming.distro.verify";
     static final String ALL = "naming.distro.all";
     private static final ThreadLocal<Boolean> INSTALLING = ThreadLocal.withInitial(() -> false);
+    private static final long NOT_READY_RETRY_MS = 100;
 
     /** Timing of the protocol. */
     public record Options(long syncDelayMs, long verifyIntervalMs, long requestTimeoutMs, long initialLoadTimeoutMs) {
@@ -150,9 +155,14 @@ public final class Distro implements AutoCloseable {
             return local.applyLocally(write);
         }
         byte[] body = DistroCodec.encode(out -> EphemeralWrite.write(out, write));
-        return channel.send(owner, WRITE, body, options.requestTimeoutMs()).handle((answer, error) -> {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
+        return forward(owner, body, deadline).handle((answer, error) -> {
             if (error == null) {
                 return CompletableFuture.completedFuture(answerOf(write, answer));
+            }
+            if (notReady(error)) {
+                return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException("the owner " + owner
+                        + " of " + write.service().groupedName() + " is starting and cannot take writes yet; retry"));
             }
             if (!copyWhole) {
                 return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException("this node is still "
@@ -162,6 +172,42 @@ public final class Distro implements AutoCloseable {
             LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), error.toString());
             return local.applyLocally(write);
         }).thenCompose(f -> f);
+    }
+
+    /**
+     * Sends a write to {@code owner}, again every {@value #NOT_READY_RETRY_MS} ms while it answers
+     * that it cannot take it yet, until {@code deadlineNanos}.
+     */
+    private CompletableFuture<byte[]> forward(String owner, byte[] body, long deadlineNanos) {
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        return channel.send(owner, WRITE, body, Math.max(1, leftMs)).handle((answer, error) -> {
+            if (error == null || !notReady(error) || leftMs <= NOT_READY_RETRY_MS) {
+                return error == null ? CompletableFuture.completedFuture(answer) : CompletableFuture.<byte[]>failedFuture(error);
+            }
+            CompletableFuture<byte[]> again = new CompletableFuture<>();
+            try {
+                timer.schedule(() -> forward(owner, body, deadlineNanos).whenComplete((a, e) -> {
+                    if (e == null) {
+                        again.complete(a);
+                    } else {
+                        again.completeExceptionally(e);
+                    }
+                }), NOT_READY_RETRY_MS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closed) {
+                again.completeExceptionally(error);
+            }
+            return again;
+        }).thenCompose(f -> f);
+    }
+
+    /**
+     * Whether the owner answered and refused (no Distro handler yet, or still copying its peers):
+     * the peer channel reports an answer it refused as {@link StoreUnavailableException}, and a
+     * message it could not deliver or got no answer to as another error.
+     */
+    private static boolean notReady(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof StoreUnavailableException;
     }
 
     /** The owner among the peers, whose copy is whole; this node itself only when it has no peers. */
@@ -332,6 +378,9 @@ public final class Distro implements AutoCloseable {
     // ------------------------------------------------------------------ verification
 
     private void verifySafely() {
+        if (!loaded) {
+            return; // a partial copy would tell the peers to forget the services it lacks
+        }
         try {
             List<String> live = ring.live();
             String self = ring.self();

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -115,6 +116,53 @@ class DistroClusterTest {
 
     private static Set<String> ips(NamingService n, ServiceKey s) {
         return Set.copyOf(n.list(s, Set.of(), false).hosts().stream().map(Instance::ip).toList());
+    }
+
+    /** A service whose owner, with every member live, is node {@code owner}. */
+    private ServiceKey ownedBy(int owner) {
+        for (int n = 0; ; n++) {
+            ServiceKey s = ServiceKey.of("public", "DEFAULT_GROUP", "owned-" + n);
+            if (DistroRing.ownerAmong(peers.stream().sorted().toList(), s).equals(peers.get(owner))) {
+                return s;
+            }
+        }
+    }
+
+    @Test
+    void aWriteForAnOwnerWhoseRegistryIsNotUpIsRefusedRetriablyNotAppliedElsewhere() throws Exception {
+        // regression: the write used to be applied on the forwarding node instead, unknown to the
+        // owner, whose first verification then made every member forget it
+        startNaming(0);
+        startNaming(1);
+        ServiceKey s = ownedBy(2); // node 2's store answers, its registry is not started
+        long started = System.nanoTime();
+        ExecutionException refused = assertThrows(ExecutionException.class,
+                () -> naming[0].register(s, instance("127.0.7.1", Map.of())).get(10, TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof StoreUnavailableException, refused.toString());
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertTrue(tookMs >= FAST.distro().requestTimeoutMs() - 200, "asked again until the timeout: " + tookMs + " ms");
+        assertEquals(Set.of(), ips(naming[0], s), "nothing applied on the forwarding node");
+        assertEquals(Set.of(), ips(naming[1], s));
+    }
+
+    @Test
+    void aWriteForAStartingOwnerIsTakenByItOnceItIsUpAndReplicated() throws Exception {
+        startNaming(0);
+        startNaming(1);
+        ServiceKey s = ownedBy(2);
+        CompletableFuture<Void> write = naming[0].register(s, instance("127.0.7.2", Map.of()));
+        Thread.sleep(300); // the owner comes up while the write is being asked again
+        naming[2] = new NamingService(stores[2], FAST, Clock.systemUTC());
+        write.get(10, TimeUnit.SECONDS);
+        for (int i = 0; i < 3; i++) {
+            int node = i;
+            await("the instance on node " + i, () -> ips(naming[node], s).equals(Set.of("127.0.7.2")));
+        }
+        // a verification round later it is still everywhere: the owner holds it itself
+        Thread.sleep(FAST.distro().verifyIntervalMs() * 2);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Set.of("127.0.7.2"), ips(naming[i], s), "node " + i + " after verification");
+        }
     }
 
     @Test
