@@ -170,6 +170,8 @@ class InstanceExpiryIT {
         final long sentNanos;
         final long answeredNanos;
         private final Map<String, long[]> seen = new LinkedHashMap<>(); // observer -> {unhealthyAt, goneAt}
+        /** Observers that have listed it at least once: before that, its absence is replication lag, not expiry. */
+        private final java.util.Set<String> listedBy = new java.util.HashSet<>();
         private final List<String> violations = new ArrayList<>();
 
         Watched(String service, String ip, int port, long sentNanos, long answeredNanos) {
@@ -183,6 +185,15 @@ class InstanceExpiryIT {
         /** {@code healthy} is null when the instance is not listed. */
         void observe(String observer, Boolean healthy) {
             long now = System.nanoTime();
+            if (healthy != null) {
+                listedBy.add(observer);
+            } else if (!listedBy.contains(observer)) {
+                String never = observer + " never listed it";
+                if (TimeUnit.NANOSECONDS.toMillis(now - answeredNanos) > UNHEALTHY_MS && !violations.contains(never)) {
+                    violations.add(never);
+                }
+                return;
+            }
             long[] at = seen.computeIfAbsent(observer, o -> new long[] {0, 0});
             if (healthy == null) {
                 if (at[1] == 0) {
