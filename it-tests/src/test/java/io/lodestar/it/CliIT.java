@@ -76,7 +76,17 @@ class CliIT {
                         "--data-dir", data), "host:raftPort"),
                 new Case("both secret forms", List.of("server", "--cluster-secret", Servers.SECRET,
                         "--cluster-secret-file", "/nonexistent", "--data-dir", data), "not both"),
-                new Case("short secret", List.of("server", "--cluster-secret", "short", "--data-dir", data), "16 characters"));
+                new Case("short secret", List.of("server", "--cluster-secret", "short", "--data-dir", data), "16 characters"),
+                new Case("probe network with host bits", List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),
+                        "--probe-allow"),
+                new Case("probe network that is a name", List.of("server", "--probe-allow", "example.com", "--data-dir", data),
+                        "--probe-allow"),
+                new Case("zero snapshot entries", List.of("server", "--snapshot-entries", "0", "--data-dir", data),
+                        "--snapshot-entries"),
+                new Case("snapshot size without a number", List.of("server", "--snapshot-bytes", "MiB", "--data-dir", data),
+                        "--snapshot-bytes"),
+                new Case("disk reserve in an unknown unit", List.of("server", "--disk-reserve", "5TB", "--data-dir", data),
+                        "--disk-reserve"));
         for (Case c : cases) {
             Run r = run(c.args.toArray(String[]::new));
             assertEquals(2, r.exit, c.why + ":\n" + r.output);

@@ -68,6 +68,9 @@ public interface KvStore extends AutoCloseable {
     /** What this node's store holds in native memory now. */
     StorageMemory storageMemory();
 
+    /** This node's Raft log and snapshots now. */
+    LogStats logStats();
+
     /** Subscribes to this node's change feed; close the result to unsubscribe. */
     AutoCloseable subscribe(ChangeListener listener, int capacity);
 

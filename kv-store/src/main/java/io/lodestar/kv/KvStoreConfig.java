@@ -15,6 +15,9 @@ import java.util.Set;
  * @param keyspaces       the keyspaces (column families) callers may use
  * @param httpAddress     this node's HTTP address, published to the other members; may be null
  * @param snapshotIntervalSecs how often to snapshot and compact the Raft log
+ * @param snapshotEntries also snapshot once this many entries were applied since the last one
+ * @param snapshotBytes   also snapshot once the entries applied since the last one hold this many bytes
+ * @param diskReserveBytes refuse writes while the data directory's filesystem has less than this left
  * @param electionTimeoutMs Raft election timeout
  * @param requestTimeoutMs how long a write may wait for a leader and a commit
  * @param maxValueBytes   largest value accepted
@@ -22,15 +25,28 @@ import java.util.Set;
  */
 public record KvStoreConfig(String host, int raftPort, List<String> peers, Path dataDir, byte[] clusterSecret,
                             Set<String> keyspaces, String httpAddress, int snapshotIntervalSecs,
+                            long snapshotEntries, long snapshotBytes, long diskReserveBytes,
                             int electionTimeoutMs, long requestTimeoutMs, int maxValueBytes, long blockCacheBytes) {
 
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 << 20;
+    /** A few seconds of writes at the rates a node accepts: what a restart replays at most. */
+    public static final long DEFAULT_SNAPSHOT_ENTRIES = 20_000;
+    public static final long DEFAULT_SNAPSHOT_BYTES = 64L << 20;
+    /** Room for a snapshot's checkpoint and the log's next memtable flushes, with a largest value to spare. */
+    public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
+
+    public KvStoreConfig {
+        if (snapshotEntries < 1 || snapshotBytes < 1 || diskReserveBytes < 0) {
+            throw new IllegalArgumentException("snapshot thresholds must be positive and the disk reserve not negative");
+        }
+    }
 
     /** Defaults for everything but the identity, data and keyspaces. */
     public static KvStoreConfig of(String host, int raftPort, List<String> peers, Path dataDir,
                                    byte[] clusterSecret, Set<String> keyspaces) {
         return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, null,
-                3600, 1000, 5000, DEFAULT_MAX_VALUE_BYTES, 64L << 20);
+                3600, DEFAULT_SNAPSHOT_ENTRIES, DEFAULT_SNAPSHOT_BYTES, DEFAULT_DISK_RESERVE_BYTES,
+                1000, 5000, DEFAULT_MAX_VALUE_BYTES, 64L << 20);
     }
 
     public String self() {
@@ -39,21 +55,38 @@ public record KvStoreConfig(String host, int raftPort, List<String> peers, Path 
 
     public KvStoreConfig withHttpAddress(String address) {
         return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, address,
-                snapshotIntervalSecs, electionTimeoutMs, requestTimeoutMs, maxValueBytes, blockCacheBytes);
+                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
+                maxValueBytes, blockCacheBytes);
     }
 
     public KvStoreConfig withSnapshotIntervalSecs(int secs) {
         return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                secs, electionTimeoutMs, requestTimeoutMs, maxValueBytes, blockCacheBytes);
+                secs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
+                maxValueBytes, blockCacheBytes);
+    }
+
+    /** Snapshot also after {@code entries} entries or {@code bytes} bytes of log since the last snapshot. */
+    public KvStoreConfig withSnapshotThresholds(long entries, long bytes) {
+        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
+                snapshotIntervalSecs, entries, bytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
+                maxValueBytes, blockCacheBytes);
+    }
+
+    public KvStoreConfig withDiskReserveBytes(long reserve) {
+        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
+                snapshotIntervalSecs, snapshotEntries, snapshotBytes, reserve, electionTimeoutMs, requestTimeoutMs,
+                maxValueBytes, blockCacheBytes);
     }
 
     public KvStoreConfig withTimeouts(int electionMs, long requestMs) {
         return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, electionMs, requestMs, maxValueBytes, blockCacheBytes);
+                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionMs, requestMs,
+                maxValueBytes, blockCacheBytes);
     }
 
     public KvStoreConfig withMaxValueBytes(int max) {
         return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, electionTimeoutMs, requestTimeoutMs, max, blockCacheBytes);
+                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs,
+                requestTimeoutMs, max, blockCacheBytes);
     }
 }

@@ -2,6 +2,7 @@ package io.lodestar.api.cli;
 
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.naming.health.ProbeScope;
 import io.lodestar.kv.cluster.FreePorts;
 import java.io.IOException;
@@ -42,7 +43,8 @@ public final class SelfTestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("lodestar-self-test");
         int httpPort = FreePorts.next();
-        ServerSettings settings = new ServerSettings("127.0.0.1", httpPort, FreePorts.next(), dir, List.of(), null, 3600, 0,
+        ServerSettings settings = new ServerSettings("127.0.0.1", httpPort, FreePorts.next(), dir, List.of(), null, 3600,
+                KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES, KvStoreConfig.DEFAULT_SNAPSHOT_BYTES, 0, 0,
                 ProbeScope.parse("127.0.0.0/8")); // a self-test dials nothing beyond this machine
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";

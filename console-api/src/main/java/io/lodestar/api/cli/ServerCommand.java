@@ -2,6 +2,7 @@ package io.lodestar.api.cli;
 
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,21 @@ public final class ServerCommand implements Callable<Integer> {
             description = "Seconds between Raft snapshots (default: ${DEFAULT-VALUE}).")
     int snapshotIntervalSecs;
 
+    @Option(names = "--snapshot-entries", defaultValue = "" + KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES, paramLabel = "N",
+            description = "Also snapshot once N log entries were applied since the last snapshot (default: "
+                    + "${DEFAULT-VALUE}); the log is truncated behind each snapshot.")
+    long snapshotEntries;
+
+    @Option(names = "--snapshot-bytes", defaultValue = "64MiB", paramLabel = "SIZE",
+            description = "Also snapshot once the entries since the last snapshot hold SIZE (default: ${DEFAULT-VALUE}; "
+                    + "bytes, or with KiB, MiB, GiB).")
+    String snapshotBytes;
+
+    @Option(names = "--disk-reserve", defaultValue = "256MiB", paramLabel = "SIZE",
+            description = "Refuse writes (503) while less than SIZE is free on the data directory's filesystem "
+                    + "(default: ${DEFAULT-VALUE}; 0 = never); they resume once space is freed.")
+    String diskReserve;
+
     @Override
     public Integer call() throws Exception {
         ServerSettings settings = settings();
@@ -140,8 +156,36 @@ public final class ServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--probe-allow: " + e.getMessage());
         }
-        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, dnsPort,
-                probeScope);
+        if (snapshotIntervalSecs < 1) {
+            throw usage("--snapshot-interval must be at least 1 second, got " + snapshotIntervalSecs);
+        }
+        if (snapshotEntries < 1) {
+            throw usage("--snapshot-entries must be at least 1, got " + snapshotEntries);
+        }
+        long snapshotSize = size("--snapshot-bytes", snapshotBytes);
+        if (snapshotSize < 1) {
+            throw usage("--snapshot-bytes must be positive, got " + snapshotBytes);
+        }
+        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, snapshotEntries,
+                snapshotSize, size("--disk-reserve", diskReserve), dnsPort, probeScope);
+    }
+
+    /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */
+    private long size(String option, String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?").matcher(value.trim());
+        if (!m.matches()) {
+            throw usage(option + ": '" + value + "' is not a size (bytes, or a number with KiB, MiB or GiB)");
+        }
+        int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
+            case "KiB" -> 10;
+            case "MiB" -> 20;
+            default -> 30;
+        };
+        long n = Long.parseLong(m.group(1));
+        if (n > (Long.MAX_VALUE >> shift)) {
+            throw usage(option + ": '" + value + "' is too large");
+        }
+        return n << shift;
     }
 
     private void checkPort(String name, int value) {

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import io.javalin.Javalin;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.LogStats;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.Readiness;
 import java.util.LinkedHashMap;
@@ -39,6 +40,17 @@ final class HealthRoutes {
                 return mm;
             }).toList();
             body.put("members", members);
+            LogStats log = store.logStats();
+            Map<String, Object> lm = new LinkedHashMap<>();
+            lm.put("bytes", log.logBytes());
+            lm.put("entriesSinceSnapshot", log.entriesSinceSnapshot());
+            lm.put("bytesSinceSnapshot", log.bytesSinceSnapshot());
+            lm.put("lastSnapshotIndex", log.lastSnapshotIndex());
+            lm.put("lastSnapshotAt", log.lastSnapshotAtMillis());
+            lm.put("lastSnapshotMillis", log.lastSnapshotMillis());
+            lm.put("snapshots", log.snapshots());
+            lm.put("diskFreeBytes", log.diskFreeBytes());
+            body.put("log", lm);
             ctx.json(body);
         });
     }

@@ -52,6 +52,21 @@ public final class Metrics {
                 .description("Index and filter blocks of open table files held outside the block cache")
                 .register(registry);
         Gauge.builder("lodestar_ready", readiness, r -> r.get().ready() ? 1 : 0).register(registry);
+        Gauge.builder("lodestar_raft_log_bytes", store, s -> s.logStats().logBytes())
+                .description("Bytes of the Raft log on disk").register(registry);
+        Gauge.builder("lodestar_raft_log_entries_since_snapshot", store, s -> s.logStats().entriesSinceSnapshot())
+                .description("Log entries applied since the last snapshot").register(registry);
+        Gauge.builder("lodestar_raft_log_bytes_since_snapshot", store, s -> s.logStats().bytesSinceSnapshot())
+                .description("Bytes of the log entries applied since the last snapshot").register(registry);
+        Gauge.builder("lodestar_raft_snapshot_duration_seconds", store, s -> s.logStats().lastSnapshotMillis() / 1000.0)
+                .description("How long the last snapshot took").register(registry);
+        Gauge.builder("lodestar_raft_snapshot_last_timestamp_seconds", store,
+                        s -> s.logStats().lastSnapshotAtMillis() / 1000.0)
+                .description("When the last snapshot completed (Unix time; 0 for none since start)").register(registry);
+        FunctionCounter.builder("lodestar_raft_snapshots", store, s -> s.logStats().snapshots())
+                .description("Snapshots completed since start").register(registry);
+        Gauge.builder("lodestar_disk_free_bytes", store, s -> s.logStats().diskFreeBytes())
+                .description("Usable bytes on the data directory's filesystem").register(registry);
     }
 
     /** Exposes the requests in flight, as counted by {@code active} (Jetty's statistics handler). */

@@ -135,7 +135,9 @@ public final class LodestarServer implements AutoCloseable {
         KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
                         Set.copyOf(keyspaces))
                 .withHttpAddress(s.host() + ":" + s.httpPort())
-                .withSnapshotIntervalSecs(s.snapshotIntervalSecs());
+                .withSnapshotIntervalSecs(s.snapshotIntervalSecs())
+                .withSnapshotThresholds(s.snapshotEntries(), s.snapshotBytes())
+                .withDiskReserveBytes(s.diskReserveBytes());
         RaftKvStore store = RaftKvStore.start(config);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);

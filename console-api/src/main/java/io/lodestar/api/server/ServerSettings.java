@@ -8,7 +8,11 @@ import java.util.List;
  * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
  * mode when none was given: one is then generated for this install. {@code dnsPort} 0 picks any
  * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
- * checks of persistent instances may connect to.
+ * checks of persistent instances may connect to. A snapshot is taken every {@code
+ * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
+ * bytes of log have been applied since the last; writes are refused while less than {@code
+ * diskReserveBytes} are free on the data directory's filesystem.
  */
 public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
-                             byte[] clusterSecret, int snapshotIntervalSecs, int dnsPort, ProbeScope probeScope) {}
+                             byte[] clusterSecret, int snapshotIntervalSecs, long snapshotEntries, long snapshotBytes,
+                             long diskReserveBytes, int dnsPort, ProbeScope probeScope) {}

@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -66,6 +68,12 @@ public final class KvStateMachine extends StateMachineAdapter {
     private volatile Configuration configuration;
     private volatile String loadError;
     private boolean closed;
+    // the snapshot record: written on the apply thread (and by the snapshot's completion), read by any
+    private volatile long lastSnapshotIndex;
+    private volatile long lastSnapshotAtMillis;
+    private volatile long lastSnapshotMillis;
+    private final AtomicLong snapshotsTaken = new AtomicLong();
+    private final AtomicLong bytesSinceSnapshot = new AtomicLong();
 
     KvStateMachine(KvDirectory directory, Collection<String> keyspaces, long blockCacheBytes,
                    ChangeFeed feed, Executor completions, Executor background) {
@@ -126,9 +134,12 @@ public final class KvStateMachine extends StateMachineAdapter {
         List<ProposeClosure> done = new ArrayList<>();
         List<ChangeEvent> events = new ArrayList<>();
         try (RocksEngine.Batch batch = e.newBatch()) {
+            long bytes = 0;
             while (it.hasNext()) {
                 long index = it.getIndex();
                 Closure closure = it.done();
+                ByteBuffer data = it.getData();
+                bytes += data == null ? 0 : data.remaining();
                 if (index <= applied) {
                     // replayed after a crash: its effects are already in RocksDB
                     it.next();
@@ -169,6 +180,7 @@ public final class KvStateMachine extends StateMachineAdapter {
                 last = index;
                 it.next();
             }
+            bytesSinceSnapshot.addAndGet(bytes);
             commit(batch, last, applied, revision, done, events);
         }
     }
@@ -246,14 +258,58 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
     }
 
+    /**
+     * Takes the checkpoint on this (the apply) thread, so writes wait for it alone; the files are
+     * checksummed in the background. The counts since the last snapshot restart here, at the
+     * checkpoint's index.
+     */
     @Override
     public void onSnapshotSave(SnapshotWriter writer, Closure done) {
-        snapshots.save(engine, writer, done);
+        long startedNanos = System.nanoTime();
+        long index = engine.appliedIndex();
+        long bytesBefore = bytesSinceSnapshot.getAndSet(0);
+        snapshots.save(engine, writer, status -> {
+            if (status.isOk()) {
+                lastSnapshotIndex = index;
+                lastSnapshotAtMillis = System.currentTimeMillis();
+                lastSnapshotMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+                snapshotsTaken.incrementAndGet();
+            } else {
+                bytesSinceSnapshot.addAndGet(bytesBefore); // still in the log: the next try counts them
+            }
+            done.run(status);
+        });
+    }
+
+    /** The log index of the last snapshot saved or loaded; 0 for none. */
+    long lastSnapshotIndex() {
+        return lastSnapshotIndex;
+    }
+
+    long bytesSinceSnapshot() {
+        return bytesSinceSnapshot.get();
+    }
+
+    long lastSnapshotAtMillis() {
+        return lastSnapshotAtMillis;
+    }
+
+    long lastSnapshotMillis() {
+        return lastSnapshotMillis;
+    }
+
+    long snapshotsTaken() {
+        return snapshotsTaken.get();
     }
 
     @Override
     public boolean onSnapshotLoad(SnapshotReader reader) {
         try {
+            var meta = reader.load();
+            if (meta != null) {
+                lastSnapshotIndex = meta.getLastIncludedIndex();
+                bytesSinceSnapshot.set(0);
+            }
             RocksEngine fresh = snapshots.load(engine.appliedIndex(), reader, directory, keyspaces, blockCacheBytes);
             if (fresh == null) {
                 return true;

@@ -21,6 +21,7 @@ import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.LogStats;
 import io.lodestar.kv.NoLeaderException;
 import io.lodestar.kv.NotLeaderException;
 import io.lodestar.kv.StorageMemory;
@@ -59,6 +60,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
 
 /**
  * A {@link KvStore} node: a JRaft node over {@link KvStateMachine}, the node-to-node channel that
@@ -83,6 +85,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final ExecutorService completions;
     private final ExecutorService background;
     private final KvStateMachine fsm;
+    private final DiskGuard disk;
+    /** A size-triggered snapshot is under way: set by the tick that asks for it, cleared by its completion. */
+    private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final ForwardClient forwarder;
     private final Map<String, PeerMessageHandler> peerHandlers = new ConcurrentHashMap<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
@@ -125,6 +130,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
                 config.blockCacheBytes(), feed, completions, background);
         this.forwarder = new ForwardClient(config.clusterSecret(), config.self());
+        this.disk = new DiskGuard(config.dataDir(), config.diskReserveBytes());
     }
 
     /**
@@ -152,16 +158,30 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private static final AtomicBoolean LOG_OPTIONS_SET = new AtomicBoolean();
 
     /**
-     * JRaft's log store defaults to three 64 MiB memtables per column family, so its resident memory
-     * grows by hundreds of MiB under a write burst before anything is flushed. Two 8 MiB memtables
-     * keep it small; appends are fsynced one batch at a time either way. Process-wide, set once.
+     * The Raft log's RocksDB, as JRaft opens it, with bounds of our own. Process-wide, set once.
+     *
+     * <ul>
+     *   <li>Two 8 MiB memtables, not JRaft's three of 64 MiB: resident memory would grow by hundreds
+     *       of MiB under a write burst before anything is flushed; appends are fsynced one batch at a
+     *       time either way.</li>
+     *   <li>WAL files up to 16 MiB in all, not 1 GiB: the configuration column family is written
+     *       rarely, its memtable pins every WAL file since its first write, and only this limit forces
+     *       it out, so a truncated log's space was given back only after a GiB of writes.</li>
+     *   <li>Compaction only from 8 level-0 files: truncation after each snapshot deletes whole files
+     *       of old entries, and compacting them first only rewrites what is about to be dropped.</li>
+     * </ul>
      */
-    private static void boundRaftLogMemtables() {
+    private static void boundRaftLogStore() {
         if (LOG_OPTIONS_SET.compareAndSet(false, true)) {
             ColumnFamilyOptions options = StorageOptionsFactory.getDefaultRocksDBColumnFamilyOptions()
                     .setWriteBufferSize(8L << 20)
-                    .setMaxWriteBufferNumber(2);
+                    .setMaxWriteBufferNumber(2)
+                    .setLevel0FileNumCompactionTrigger(8);
             StorageOptionsFactory.registerRocksDBColumnFamilyOptions(RocksDBLogStorage.class, options);
+            DBOptions db = StorageOptionsFactory.getDefaultRocksDBOptions()
+                    .setMaxTotalWalSize(16L << 20)
+                    .setKeepLogFileNum(4);
+            StorageOptionsFactory.registerRocksDBOptions(RocksDBLogStorage.class, db);
         }
     }
 
@@ -181,7 +201,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             throw new StoreStartException("peers " + peers + " do not include this node " + config.self(), null);
         }
 
-        boundRaftLogMemtables();
+        boundRaftLogStore();
         SuspendSignalGuard.install();
         RaftOptions raftOptions = new RaftOptions();
         raftOptions.setSync(true);
@@ -259,12 +279,40 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             deadlines.expire();
             readDeadlines.expire();
             readiness.probe();
+            snapshotIfTheLogGrew();
             if (ticks++ % 5 == 0) {
                 members.refresh();
                 publishHttpAddress();
             }
         } catch (RuntimeException e) {
             LOG.warn("periodic store task failed", e);
+        }
+    }
+
+    /**
+     * Takes a snapshot once the log since the last one holds {@code snapshotEntries} entries or
+     * {@code snapshotBytes} bytes (JRaft's own timer covers {@code snapshotIntervalSecs}). JRaft then
+     * drops the log up to the snapshot before this one, so the log holds at most about two
+     * thresholds' worth, and a follower up to one threshold behind catches up from the log. One at a
+     * time.
+     */
+    private void snapshotIfTheLogGrew() {
+        long entries = fsm.appliedIndex() - fsm.lastSnapshotIndex();
+        long bytes = fsm.bytesSinceSnapshot();
+        if ((entries < config.snapshotEntries() && bytes < config.snapshotBytes()) || !snapshotting.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.debug("snapshot: {} entries, {} bytes of log since the last one", entries, bytes);
+        try {
+            node.snapshot(status -> {
+                snapshotting.set(false);
+                if (!status.isOk()) {
+                    LOG.warn("snapshot after {} entries failed: {}", entries, status);
+                }
+            });
+        } catch (RuntimeException e) {
+            snapshotting.set(false);
+            throw e;
         }
     }
 
@@ -379,6 +427,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public CompletableFuture<WriteResult> proposeAsLeader(Command command) {
         CompletableFuture<WriteResult> future = new CompletableFuture<>();
+        String full = disk.refusal();
+        if (full != null) {
+            future.completeExceptionally(new StoreUnavailableException(config.self() + ": " + full));
+            return future;
+        }
         long expectedTerm = leaderTerm;
         if (closed || expectedTerm < 0 || node == null || !node.isLeader()) {
             future.completeExceptionally(new NotLeaderException(leaderHint()));
@@ -501,7 +554,30 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     @Override
     public Readiness readiness() {
-        return readiness.current();
+        String full = disk.refusal();
+        return full != null ? new Readiness(false, full) : readiness.current();
+    }
+
+    @Override
+    public LogStats logStats() {
+        return new LogStats(directorySize(config.dataDir().resolve("raft").resolve("log")),
+                Math.max(0, fsm.appliedIndex() - fsm.lastSnapshotIndex()), fsm.bytesSinceSnapshot(),
+                fsm.lastSnapshotIndex(), fsm.lastSnapshotAtMillis(), fsm.lastSnapshotMillis(), fsm.snapshotsTaken(),
+                disk.freeBytes());
+    }
+
+    private static long directorySize(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.mapToLong(f -> {
+                try {
+                    return Files.isRegularFile(f) ? Files.size(f) : 0;
+                } catch (java.io.IOException e) {
+                    return 0; // deleted meanwhile (a compaction)
+                }
+            }).sum();
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     @Override

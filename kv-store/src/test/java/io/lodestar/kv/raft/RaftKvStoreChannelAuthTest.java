@@ -111,7 +111,8 @@ class RaftKvStoreChannelAuthTest {
 
     private static KvStoreConfig withSecret(KvStoreConfig c, byte[] secret) {
         return new KvStoreConfig(c.host(), c.raftPort(), c.peers(), c.dataDir(), secret, c.keyspaces(),
-                c.httpAddress(), c.snapshotIntervalSecs(), c.electionTimeoutMs(), c.requestTimeoutMs(),
+                c.httpAddress(), c.snapshotIntervalSecs(), c.snapshotEntries(), c.snapshotBytes(), c.diskReserveBytes(),
+                c.electionTimeoutMs(), c.requestTimeoutMs(),
                 c.maxValueBytes(), c.blockCacheBytes());
     }
 }

@@ -77,7 +77,8 @@ class RaftKvStoreMembershipTest {
 
     private static KvStoreConfig withPeers(KvStoreConfig c, List<String> peers) {
         return new KvStoreConfig(c.host(), c.raftPort(), peers, c.dataDir(), c.clusterSecret(), c.keyspaces(),
-                c.httpAddress(), c.snapshotIntervalSecs(), c.electionTimeoutMs(), c.requestTimeoutMs(),
+                c.httpAddress(), c.snapshotIntervalSecs(), c.snapshotEntries(), c.snapshotBytes(), c.diskReserveBytes(),
+                c.electionTimeoutMs(), c.requestTimeoutMs(),
                 c.maxValueBytes(), c.blockCacheBytes());
     }
 }

@@ -81,6 +81,44 @@ class RaftKvStoreSnapshotTest {
     }
 
     /**
+     * The size trigger alone (no explicit snapshot, the hourly timer far away) keeps the log
+     * bounded, and a follower that was down past two snapshots catches up by installing one.
+     */
+    @Test
+    void theLogIsBoundedBySizeTriggeredSnapshotsAndALaggingFollowerInstallsOne() throws Exception {
+        try (TestCluster c = TestCluster.start(dir, 3, cfg -> cfg.withSnapshotThresholds(300, 1L << 20))) {
+            int leader = c.awaitStable();
+            c.putMany(leader, "a", 50);
+            c.awaitIdentical();
+            int follower = c.other(leader);
+            c.stopNode(follower);
+            byte[] value = new byte[16 << 10];
+            for (int k = 0; k < 6_000; k++) {
+                c.node(leader).write(Command.put(TestCluster.KS, TestCluster.bytes("big" + (k % 100)), value))
+                        .get(10, TimeUnit.SECONDS);
+            }
+            c.putMany(leader, "b", 50);
+            c.putMany(leader, "c", 20);
+            RaftKvStore lead = c.node(leader);
+            TestCluster.await(TestCluster.WAIT, () -> lead.logStats().entriesSinceSnapshot() < 300
+                    && lead.logStats().bytesSinceSnapshot() < 1L << 20, "a snapshot within one threshold of the head");
+            io.lodestar.kv.LogStats stats = lead.logStats();
+            assertTrue(stats.snapshots() >= 20, "snapshots by size: " + stats);
+            // 96 MiB of values went through the log; what stays is two thresholds' worth of entries,
+            // up to 16 MiB of WAL and two memtables' worth of table files
+            assertTrue(stats.logBytes() < 40L << 20, "log bytes on disk: " + stats);
+
+            RaftKvStore restarted = c.startNode(follower);
+            try (Reader reader = new Reader(restarted)) {
+                c.awaitIdentical();
+                reader.assertNoErrors();
+            }
+            assertEquals("gen-2", c.activeGeneration(follower), "the follower did not install a snapshot");
+            assertServes(c, follower);
+        }
+    }
+
+    /**
      * JRaft truncates the log only up to the previous snapshot, so compacting past the data
      * written so far takes a snapshot, one more write, and a second snapshot.
      */

@@ -76,6 +76,11 @@ public final class LaggingReplica implements KvStore {
     }
 
     @Override
+    public io.lodestar.kv.LogStats logStats() {
+        return store.logStats();
+    }
+
+    @Override
     public CompletableFuture<WriteResult> write(Command command) {
         return store.write(command);
     }
