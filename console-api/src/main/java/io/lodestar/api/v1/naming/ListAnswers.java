@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * ListVersion} stays equal. Clients poll their lists every few seconds and almost always get the
  * same answer; computing it (a store scan, the selection, the checksum, the JSON) cost more than
  * half of such a request. A kept answer has the {@code lastRefTime} of when it was computed, which
- * the 1.x client only compares to the push it had. Answers that depend on the clock (an empty
- * list, one held by empty-push protection) are never kept. At most {@link #CAPACITY} answers are
+ * the 1.x client only compares to the push it had. Empty answers are never kept, so that queries
+ * for names that do not exist cannot fill the cache. At most {@link #CAPACITY} answers are
  * kept; past that the cache starts over, which costs one computation per list and bounds its memory
  * whatever names clients ask for.
  */
