@@ -375,7 +375,7 @@ public final class ConfigListenBench {
      * message with its arrival time, stamped by the reading thread as the frame's last byte is read.
      * Not the JDK's java.net.http.WebSocket: that one hands each message across its selector and
      * executor threads, which on this project's 2-core machines cost more than the server's whole
-     * notify path (measured side by side in the README's benchmark section).
+     * notify path (measured side by side in console-api/bench/RESULTS.md).
      */
     static final class PushClient {
         private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /lodestar/v1/push}: the config push channel over WebSocket (the README's "Push channel"
+ * {@code /lodestar/v1/push}: the config push channel over WebSocket (docs/http-api.md, "Push channel"
  * section is the wire format). Notices only say that a key changed; clients pull the content with
  * the ordinary GET. Malformed requests get an {@code error} message and the connection stays;
  * hostile input (not JSON, oversized, too many keys) closes it with 1008.
