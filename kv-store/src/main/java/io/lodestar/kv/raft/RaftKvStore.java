@@ -167,16 +167,13 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
      *   <li>WAL files up to 16 MiB in all, not 1 GiB: the configuration column family is written
      *       rarely, its memtable pins every WAL file since its first write, and only this limit forces
      *       it out, so a truncated log's space was given back only after a GiB of writes.</li>
-     *   <li>Compaction only from 8 level-0 files: truncation after each snapshot deletes whole files
-     *       of old entries, and compacting them first only rewrites what is about to be dropped.</li>
      * </ul>
      */
     private static void boundRaftLogStore() {
         if (LOG_OPTIONS_SET.compareAndSet(false, true)) {
             ColumnFamilyOptions options = StorageOptionsFactory.getDefaultRocksDBColumnFamilyOptions()
                     .setWriteBufferSize(8L << 20)
-                    .setMaxWriteBufferNumber(2)
-                    .setLevel0FileNumCompactionTrigger(8);
+                    .setMaxWriteBufferNumber(2);
             StorageOptionsFactory.registerRocksDBColumnFamilyOptions(RocksDBLogStorage.class, options);
             DBOptions db = StorageOptionsFactory.getDefaultRocksDBOptions()
                     .setMaxTotalWalSize(16L << 20)

@@ -101,20 +101,30 @@ public final class ProbeScope {
                 return "in " + c;
             }
         }
-        if (address instanceof Inet6Address && (NAT64.contains(address) || IPV4_COMPATIBLE.contains(address))) {
-            byte[] b = address.getAddress();
-            try {
-                InetAddress embedded = InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16));
-                // :: and ::1 are IPv6's own unspecified and loopback addresses, not wrapped IPv4
-                if (!IPV4_COMPATIBLE.contains(address) || (b[12] | b[13] | b[14]) != 0 || (b[15] & 0xfe) != 0) {
-                    String inner = never(embedded);
-                    return inner == null ? null : "wraps " + embedded.getHostAddress() + ", " + inner;
-                }
-            } catch (UnknownHostException e) {
-                throw new AssertionError(e); // four bytes are always an IPv4 address
-            }
+        InetAddress embedded = embeddedIpv4(address);
+        String inner = embedded == null ? null : never(embedded);
+        return inner == null ? null : "wraps " + embedded.getHostAddress() + ", " + inner;
+    }
+
+    /**
+     * The IPv4 address an IPv6 one stands for, by NAT64 ({@code 64:ff9b::/96}) or the old
+     * IPv4-compatible form ({@code ::a.b.c.d}, but for {@code ::} and {@code ::1}, IPv6's own); else
+     * null. IPv4-mapped addresses need nothing here: the JDK parses them as IPv4.
+     */
+    private static InetAddress embeddedIpv4(InetAddress address) {
+        if (!(address instanceof Inet6Address)) {
+            return null;
         }
-        return null;
+        byte[] b = address.getAddress();
+        boolean unspecifiedOrLoopback = (b[12] | b[13] | b[14]) == 0 && (b[15] & 0xfe) == 0;
+        if (!NAT64.contains(address) && (!IPV4_COMPATIBLE.contains(address) || unspecifiedOrLoopback)) {
+            return null;
+        }
+        try {
+            return InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16));
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // four bytes are always an IPv4 address
+        }
     }
 
     /** Whether nothing at all may be probed. */
