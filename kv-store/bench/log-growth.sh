@@ -3,19 +3,22 @@
 # Starts the jar standalone (java -Xmx512m ... --auth off) on a fresh data dir, runs
 # ../shared/bench/wrk-bench.sh --scenario config-publish N times back to back, and after each run
 # prints its rate and the sizes of raft/ and kv/; then stops the server (SIGTERM), starts it again
-# on the same data and prints the time to readiness. Needs wrk, curl, du.
+# on the same data and prints the time to readiness. Needs wrk, curl, du. --server-log keeps the
+# server's log (housekeeping passes, RocksDB stalls) and the kv store's RocksDB LOG beside it.
 #
 #   kv-store/bench/log-growth.sh --jar console-api/target/lodestar.jar [--runs 10] [--seconds 10]
+#       [--server-log FILE]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-jar=$root/console-api/target/lodestar.jar runs=10 seconds=10 bench=$root/../shared/bench
+jar=$root/console-api/target/lodestar.jar runs=10 seconds=10 bench=$root/../shared/bench keep_log=
 while (($#)); do
     case $1 in
         --jar) jar=${2:?}; shift 2 ;;
         --runs) runs=${2:?}; shift 2 ;;
         --seconds) seconds=${2:?}; shift 2 ;;
         --bench) bench=${2:?}; shift 2 ;;
-        -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+        --server-log) keep_log=${2:?}; shift 2 ;;
+        -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -38,3 +41,8 @@ for i in $(seq 1 "$runs"); do
 done
 pkill -TERM -f "data-dir $work/data"; while pgrep -f "data-dir $work/data" >/dev/null; do sleep 0.1; done
 echo "restart to readiness: $(start) ms"
+if [ -n "$keep_log" ]; then
+    cp "$work/log" "$keep_log"
+    # the restart started a new LOG; the runs' LOG was renamed LOG.old.<time>
+    cat $(ls -tr "$work/data/kv/"*/LOG* 2>/dev/null) >"$keep_log.rocksdb" 2>/dev/null || true
+fi

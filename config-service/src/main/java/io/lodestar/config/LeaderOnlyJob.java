@@ -29,9 +29,10 @@ public final class LeaderOnlyJob implements AutoCloseable {
         long every = interval.toMillis();
         timer.scheduleWithFixedDelay(() -> {
             try {
+                long start = System.nanoTime();
                 int deleted = pass.getAsInt();
                 if (deleted > 0) {
-                    LOG.info("{} deleted {} entries", name, deleted);
+                    LOG.info("{} deleted {} entries in {} ms", name, deleted, (System.nanoTime() - start) / 1_000_000);
                 }
             } catch (RuntimeException e) {
                 LOG.warn("{} pass failed; the next pass continues it", name, e);

@@ -47,6 +47,7 @@ public final class RocksEngine implements AutoCloseable {
     private static final byte[] APPLIED_INDEX = "applied_index".getBytes();
     private static final byte[] REVISION = "revision".getBytes();
 
+
     static {
         RocksDB.loadLibrary();
     }
@@ -80,7 +81,13 @@ public final class RocksEngine implements AutoCloseable {
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setParanoidChecks(true)
-                    .setKeepLogFileNum(4));
+                    .setKeepLogFileNum(4)
+                    // one flush and one compaction at a time: a flush never waits behind a
+                    // compaction, and more jobs would only take cores from the request threads
+                    .setMaxBackgroundJobs(2)
+                    // table files are written back 1 MiB at a time as they are built, not all at
+                    // their final sync, so the disk never holds tens of MiB ahead of a Raft fsync
+                    .setBytesPerSync(1L << 20));
             // Bloom filters (10 bits a key, about 1 % false positives): a lookup of a key that does
             // not exist, as every new config's publish makes twice, then reads no data block.
             // Without them each such miss read and cached one per table file, and the cache filled
@@ -88,6 +95,13 @@ public final class RocksEngine implements AutoCloseable {
             ColumnFamilyOptions cfOptions = track(opened, new ColumnFamilyOptions()
                     .setCompressionType(CompressionType.LZ4_COMPRESSION)
                     .setWriteBufferSize(16L << 20)
+                    // sized by the last level, so about 90 % of the data sits there and the data
+                    // directory stays within about 1.1x of the live data under overwrites and deletes
+                    .setLevelCompactionDynamicLevelBytes(true)
+                    // level 1 as large as level 0 at its compaction trigger (4 x 16 MiB memtables),
+                    // so a level-0 compaction merges files of like size rather than rewriting a
+                    // level 1 four times larger
+                    .setMaxBytesForLevelBase(64L << 20)
                     .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)
                             .setFilterPolicy(track(opened, new BloomFilter(10, false)))));
             // Not synced: the Raft log is the durable record, and an entry whose RocksDB write was

@@ -169,7 +169,30 @@ public final class Distro implements AutoCloseable {
                         + "copying its peers' ephemeral instances and the service's owner " + owner
                         + " could not take the write; retry, or send it to another member"));
             }
-            LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), error.toString());
+            return toHeir(write, owner, body, deadline, error);
+        }).thenCompose(f -> f);
+    }
+
+    /**
+     * A write whose owner could not be reached goes to the member that owns the service once the
+     * owner is seen gone: the heir, which ages the instances from then on and so must hear their
+     * beats, also while this node still counts the owner live. Applied here if this node is the
+     * heir or the heir cannot be reached either.
+     */
+    private CompletableFuture<BeatResult> toHeir(EphemeralWrite write, String owner, byte[] body, long deadline,
+                                                 Throwable ownerError) {
+        List<String> rest = ring.live().stream().filter(m -> !m.equals(owner)).toList();
+        String heir = DistroRing.ownerAmong(rest, write.service());
+        if (heir.equals(ring.self())) {
+            LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), ownerError.toString());
+            return local.applyLocally(write);
+        }
+        return forward(heir, body, deadline).handle((answer, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(answerOf(write, answer));
+            }
+            LOG.debug("owner {} and heir {} of {} unreachable ({}); applying the write here", owner, heir,
+                    write.service(), error.toString());
             return local.applyLocally(write);
         }).thenCompose(f -> f);
     }
