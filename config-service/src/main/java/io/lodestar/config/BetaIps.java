@@ -1,6 +1,6 @@
 package io.lodestar.config;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;

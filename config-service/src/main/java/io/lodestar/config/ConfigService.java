@@ -3,7 +3,7 @@ package io.lodestar.config;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.config.push.ConfigChangeLog;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.StoreUnavailableException;
@@ -77,7 +77,7 @@ public final class ConfigService {
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > maxContentBytes) {
             throw new InvalidRequestException("content", bytes.length + " bytes exceeds the limit of "
-                    + maxContentBytes + " bytes");
+                    + maxContentBytes + " bytes (" + (maxContentBytes >> 20) + " MiB)");
         }
         return md5Hex(bytes);
     }

@@ -52,6 +52,13 @@ class ConfigBadInputIT {
             assertTrue(r.body().contains(c.mentions), c.why + " should name '" + c.mentions + "': " + r.body());
         }
         assertEquals(revision, revision(p), "no bad request wrote anything");
+
+        // the documented limit is the one a user meets: 10 MiB of content publishes (its history entry too)
+        String atTheLimit = "x".repeat(10 << 20);
+        Http.Response r = Http.postForm(p.httpAddress(), PATH, params("dataId", "at-limit", "group", "G",
+                "content", atTheLimit));
+        assertEquals(200, r.status(), r.body());
+        assertEquals(atTheLimit.length(), Http.get(p.httpAddress(), PATH + "?dataId=at-limit&group=G").body().length());
     }
 
     @Test
@@ -72,7 +79,7 @@ class ConfigBadInputIT {
         assertEquals(405, put.statusCode(), "PUT is not a config method");
 
         HttpResponse<String> huge = client.send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + PATH))
-                .POST(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=" + "y".repeat(13 << 20)))
+                .POST(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=" + "y".repeat(32 << 20)))
                 .header("Content-Type", "application/x-www-form-urlencoded").build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(413, huge.statusCode(), "a body over the request limit");
         assertEquals(revision, revision(p), "no bad request wrote anything");

@@ -1,23 +1,26 @@
 package io.lodestar.kv;
 
+import io.lodestar.error.ErrorKind;
+import io.lodestar.error.LodestarException;
+
 /**
- * Base of the errors a store operation completes with. The API layer maps each subtype to a status
- * code in one place; {@link #outcomeUnknown()} tells a caller whether a write may have been
- * applied despite the error (so a blind retry is not safe for a non-idempotent write).
+ * Base of the errors a store operation completes with; {@link #outcomeUnknown()} tells a caller
+ * whether a write may have been applied despite the error (so a blind retry is not safe for a
+ * non-idempotent write).
  */
-public abstract class KvException extends RuntimeException {
+public abstract class KvException extends LodestarException {
     private static final long serialVersionUID = 1L;
 
-    protected KvException(String message) {
-        super(message);
+    protected KvException(ErrorKind kind, String message) {
+        super(kind, null, message);
     }
 
-    protected KvException(String message, Throwable cause) {
-        super(message, cause);
+    protected KvException(ErrorKind kind, String message, Throwable cause) {
+        super(kind, null, message, cause);
     }
 
     /** True when the write may or may not have been committed. */
-    public boolean outcomeUnknown() {
-        return false;
+    public final boolean outcomeUnknown() {
+        return kind() == ErrorKind.OUTCOME_UNKNOWN;
     }
 }

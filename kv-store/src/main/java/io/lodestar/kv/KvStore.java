@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Writes may be issued on any node: a follower forwards them to the leader. A write's future
  * completes with the {@link WriteResult} once the command is committed on a majority and applied
- * on this node (so a read on this node sees it), or fails with a {@link KvException}: {@link
- * InvalidRequestException} (nothing proposed), {@link NoLeaderException} (no leader within the
+ * on this node (so a read on this node sees it), or fails with a {@link
+ * io.lodestar.error.InvalidRequestException} (nothing proposed) or a {@link KvException}: {@link NoLeaderException} (no leader within the
  * request timeout, nothing committed), {@link StoreUnavailableException} (refused, nothing
  * committed) or {@link WriteOutcomeUnknownException} (may or may not commit; also when the leader
  * committed a forwarded write that this node could not apply in time, so a read here would miss it). A failed compare is

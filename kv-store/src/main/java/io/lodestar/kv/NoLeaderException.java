@@ -1,5 +1,7 @@
 package io.lodestar.kv;
 
+import io.lodestar.error.ErrorKind;
+
 /**
  * No leader could be reached within the request timeout (an election is running, or this node is
  * cut off from a majority). Nothing was committed on behalf of the request.
@@ -8,6 +10,6 @@ public final class NoLeaderException extends KvException {
     private static final long serialVersionUID = 1L;
 
     public NoLeaderException(String message) {
-        super(message);
+        super(ErrorKind.UNAVAILABLE, message);
     }
 }

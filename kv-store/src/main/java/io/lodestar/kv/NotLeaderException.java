@@ -1,5 +1,7 @@
 package io.lodestar.kv;
 
+import io.lodestar.error.ErrorKind;
+
 /**
  * This node is not the leader and nothing was proposed. The store forwards such writes itself;
  * callers only meet this from the node-to-node channel.
@@ -9,7 +11,7 @@ public final class NotLeaderException extends KvException {
     private final String leader;
 
     public NotLeaderException(String leader) {
-        super(leader == null ? "not the leader, and no leader is known" : "not the leader; the leader is " + leader);
+        super(ErrorKind.UNAVAILABLE, leader == null ? "not the leader, and no leader is known" : "not the leader; the leader is " + leader);
         this.leader = leader;
     }
 

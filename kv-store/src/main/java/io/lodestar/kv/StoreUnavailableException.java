@@ -1,5 +1,7 @@
 package io.lodestar.kv;
 
+import io.lodestar.error.ErrorKind;
+
 /**
  * The store refused the request without proposing it: shutting down, overloaded, or the node is
  * halted after an error. Nothing was committed on behalf of the request.
@@ -8,10 +10,10 @@ public final class StoreUnavailableException extends KvException {
     private static final long serialVersionUID = 1L;
 
     public StoreUnavailableException(String message) {
-        super(message);
+        super(ErrorKind.UNAVAILABLE, message);
     }
 
     public StoreUnavailableException(String message, Throwable cause) {
-        super(message, cause);
+        super(ErrorKind.UNAVAILABLE, message, cause);
     }
 }

@@ -1,5 +1,7 @@
 package io.lodestar.naming;
 
+import io.lodestar.error.ErrorKind;
+
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 
@@ -12,6 +14,6 @@ public final class HealthNotSettableException extends NamingException {
     private static final long serialVersionUID = 1L;
 
     public HealthNotSettableException(ServiceKey service, InstanceAddress address, String reason) {
-        super(service, "health of " + address + " in " + service.groupedName() + " cannot be set by hand: " + reason);
+        super(ErrorKind.REFUSED, service, "health of " + address + " in " + service.groupedName() + " cannot be set by hand: " + reason);
     }
 }

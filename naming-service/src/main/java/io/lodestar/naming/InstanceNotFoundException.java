@@ -1,5 +1,7 @@
 package io.lodestar.naming;
 
+import io.lodestar.error.ErrorKind;
+
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 
@@ -9,7 +11,7 @@ public final class InstanceNotFoundException extends NamingException {
     private final transient InstanceAddress address;
 
     public InstanceNotFoundException(ServiceKey service, InstanceAddress address) {
-        super(service, "instance " + address + " not found in service " + service.groupedName());
+        super(ErrorKind.NOT_FOUND, service, "instance " + address + " not found in service " + service.groupedName());
         this.address = address;
     }
 

@@ -1,6 +1,6 @@
 package io.lodestar.naming;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.naming.distro.Distro;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.raft.RaftKvStore;

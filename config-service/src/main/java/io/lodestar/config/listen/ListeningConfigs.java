@@ -1,7 +1,7 @@
 package io.lodestar.config.listen;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.lodestar.config.namespace;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;

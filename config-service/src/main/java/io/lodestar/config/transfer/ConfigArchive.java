@@ -1,7 +1,7 @@
 package io.lodestar.config.transfer;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.config.namespace.NamespaceService;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.lodestar.config.transfer;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.Locale;
 
 /** What an import does with a config that already exists in the target namespace (Nacos's SameConfigPolicy). */

@@ -12,7 +12,7 @@ import io.lodestar.config.ConfigKey;
 import io.lodestar.config.OneNodeStore;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.LaggingReplica;
 import java.nio.file.Path;

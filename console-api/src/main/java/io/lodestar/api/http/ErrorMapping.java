@@ -3,75 +3,105 @@ package io.lodestar.api.http;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
-import io.lodestar.config.ConfigConflictException;
-import io.lodestar.config.namespace.NamespaceNotEmptyException;
-import io.lodestar.kv.InvalidRequestException;
-import io.lodestar.kv.KvException;
-import io.lodestar.kv.NoLeaderException;
-import io.lodestar.kv.StoreUnavailableException;
-import io.lodestar.naming.InstanceNotFoundException;
-import io.lodestar.naming.NamingException;
+import io.lodestar.error.ErrorKind;
+import io.lodestar.error.LodestarException;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place where errors become HTTP status codes: a client can tell a bad request (400, with
- * the field, or a naming refusal such as an unknown service), a missing instance (404), a cluster
- * that cannot take writes now (503, nothing written) and a write whose outcome is unknown (504, it
- * may have been applied).
+ * The one table where errors become answers: each {@link ErrorKind} has its v1 status and body and
+ * its v2 code. A client can tell a bad request (400, naming the field), a missing resource (404), a
+ * lost compare (409), a cluster that cannot take writes now (503, nothing written) and a write whose
+ * outcome is unknown (504, it may have been applied). Anything else is a bug: logged with the
+ * request, answered 500.
  */
 public final class ErrorMapping {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
 
+    /** Nacos 2's codes (its {@code ErrorCode}) for the v2 answers. */
+    static final int V2_PARAMETER_MISSING = 10000;
+    static final int V2_PARAMETER_VALIDATE_ERROR = 20002;
+    static final int V2_RESOURCE_NOT_FOUND = 20004;
+    static final int V2_RESOURCE_CONFLICT = 20005;
+    static final int V2_SERVER_ERROR = 30000;
+
+    /** How one kind is answered: v1 status and body (Nacos's "caused: " form where Nacos uses it), v2 code and message. */
+    private record Row(int status, Function<String, String> v1Body, int v2Code, String v2Message) {}
+
+    private static final Map<ErrorKind, Row> TABLE = new EnumMap<>(Map.of(
+            ErrorKind.INVALID, new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
+            ErrorKind.MISSING, new Row(400, m -> "caused: " + m, V2_PARAMETER_MISSING, "parameter missing"),
+            // a service that exists, is missing or still has instances: Nacos answers each with 400
+            ErrorKind.REFUSED, new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
+            // as Nacos's "config data not exist" + newline
+            ErrorKind.NOT_FOUND, new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found"),
+            ErrorKind.CONFLICT, new Row(409, m -> m, V2_RESOURCE_CONFLICT, "resource conflict"),
+            ErrorKind.UNAVAILABLE, new Row(503, m -> m, V2_SERVER_ERROR, "server error"),
+            ErrorKind.OUTCOME_UNKNOWN, new Row(504, m -> "write outcome unknown: " + m, V2_SERVER_ERROR, "server error")));
+
     /** An error as the v1 API answers it: the status and the plain-text body. */
     public record Mapped(int status, String message) {}
+
+    /** An error as the v2 API answers it: the status, and {@code {"code","message","data"}}. */
+    public record V2(int status, int code, String message, String data) {}
 
     private ErrorMapping() {}
 
     static void install(Javalin app) {
-        app.exception(CompletionException.class, (e, ctx) -> handle(e.getCause() == null ? e : e.getCause(), ctx));
-        app.exception(Exception.class, (e, ctx) -> handle(e, ctx));
+        app.exception(Exception.class, (e, ctx) -> {
+            Mapped m = map(e, ctx);
+            ctx.status(m.status()).result(m.message());
+        });
     }
 
-    static void handle(Throwable e, Context ctx) {
-        Mapped m = map(e, ctx);
-        ctx.status(m.status()).result(m.message());
-    }
-
-    /**
-     * The status and body for {@code e} (unwrapped from a {@link CompletionException}); an
-     * unexpected error is logged with the request it failed and becomes 500.
-     */
+    /** The v1 status and body for {@code e}; an unexpected error is logged with the request it failed. */
     public static Mapped map(Throwable e, Context ctx) {
         return map(e, ctx.method() + " " + ctx.path());
     }
 
     /** As {@link #map(Throwable, Context)}, naming the failed request as {@code request} ("METHOD path") in the log. */
     public static Mapped map(Throwable e, String request) {
-        if (e instanceof CompletionException && e.getCause() != null) {
+        Throwable cause = unwrap(e);
+        if (cause instanceof LodestarException known) {
+            return new Mapped(TABLE.get(known.kind()).status(), TABLE.get(known.kind()).v1Body().apply(known.getMessage()));
+        }
+        if (cause instanceof HttpResponseException h) { // Javalin's own: a body too large, a method not allowed
+            return new Mapped(h.getStatus(), h.getMessage());
+        }
+        return new Mapped(500, unexpected(cause, request));
+    }
+
+    /** The v2 answer for {@code e}. */
+    public static V2 v2(Throwable e, Context ctx) {
+        Throwable cause = unwrap(e);
+        if (cause instanceof LodestarException known) {
+            Row row = TABLE.get(known.kind());
+            String data = known.kind() == ErrorKind.MISSING
+                    ? "Required parameter '" + known.subject() + "' type String is not present" // Nacos's text
+                    : known.getMessage();
+            return new V2(row.status(), row.v2Code(), row.v2Message(), data);
+        }
+        if (cause instanceof HttpResponseException h) {
+            return new V2(h.getStatus(), h.getStatus() < 500 ? V2_PARAMETER_VALIDATE_ERROR : V2_SERVER_ERROR,
+                    h.getStatus() < 500 ? "parameter validate error" : "server error", h.getMessage());
+        }
+        return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, ctx.method() + " " + ctx.path()));
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        while ((e instanceof CompletionException || e instanceof java.util.concurrent.ExecutionException)
+                && e.getCause() != null) {
             e = e.getCause();
         }
-        if (e instanceof HttpResponseException h) {
-            return new Mapped(h.getStatus(), h.getMessage());
-        } else if (e instanceof InvalidRequestException bad) {
-            return new Mapped(400, "caused: " + bad.getMessage());
-        } else if (e instanceof ConfigConflictException conflict) {
-            return new Mapped(409, conflict.getMessage());
-        } else if (e instanceof NamespaceNotEmptyException notEmpty) {
-            return new Mapped(409, "caused: namespaceId: " + notEmpty.getMessage());
-        } else if (e instanceof InstanceNotFoundException missing) {
-            return new Mapped(404, "caused: " + missing.getMessage());
-        } else if (e instanceof NamingException refused) {
-            // a service that exists, is missing or still has instances, a health flag a probe owns:
-            // Nacos answers each with 400; nothing was written
-            return new Mapped(400, "caused: " + refused.getMessage());
-        } else if (e instanceof NoLeaderException || e instanceof StoreUnavailableException) {
-            return new Mapped(503, e.getMessage());
-        } else if (e instanceof KvException kv && kv.outcomeUnknown()) {
-            return new Mapped(504, "write outcome unknown: " + kv.getMessage());
-        }
+        return e;
+    }
+
+    private static String unexpected(Throwable e, String request) {
         LOG.error("{} failed", request, e);
-        return new Mapped(500, "internal error: " + e);
+        return "internal error: " + e;
     }
 }

@@ -14,47 +14,48 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /**
- * Answers the hottest requests (a client reading its config, listing instances, beating,
- * registering) in front of Javalin's servlet, which costs as much as the rest of such a request: a
- * bare handler on the same Jetty serves about 1.7x the requests. Each {@link Route} shares its
- * parsing and its answer with the Javalin route it stands in for and answers only the common
- * case; it declines anything else (an unusual request, an error) having written nothing, and the
- * request goes on to the Javalin route, which owns every error. A form body read here is handed on
- * to it intact.
- *
- * <p>These requests never pass Javalin's before-handlers (there are none today): whatever is added
- * there for every request, an authentication check above all, must be enforced here as well.
+ * Takes the hottest requests (a client reading its config, publishing, long-polling, listing
+ * instances, beating, registering) in front of Javalin's servlet, which costs as much as the rest of
+ * such a request: a bare handler on the same Jetty serves about 1.7x the requests. Each route runs
+ * the same {@link Endpoint} that its Javalin route runs, after the same {@link RequestChecks}, and
+ * its errors are answered by the same {@link ErrorMapping}. A request is left to Javalin only for a
+ * reason known before any work: a body that is not a small UTF-8 form, a parameter given twice, or
+ * a parameter the route's {@link Route#takes} predicate leaves to Javalin (an import, a search).
  */
 public final class FastPaths extends HandlerWrapper {
     /** Form bodies larger than this are not read here (registrations and beats are far smaller). */
     static final int MAX_FORM_BYTES = 16 * 1024;
     private static final String FORM = "application/x-www-form-urlencoded";
 
-    /** One route answered here. */
-    @FunctionalInterface
-    public interface Route {
-        /**
-         * Answers through {@code exchange} and returns true, or returns false having written
-         * nothing: Javalin's route then answers.
-         */
-        boolean answer(FastExchange exchange) throws IOException;
-    }
+    /**
+     * One route taken here: {@code takes} looks only at the parameter names and headers (it does no
+     * work), {@code endpoint} is the Javalin route's own.
+     */
+    public record Route(Predicate<ServletExchange> takes, Endpoint endpoint) {}
 
     private final Map<String, Route> routes = new HashMap<>();
     private final Metrics metrics;
+    private final RequestChecks checks;
 
-    public FastPaths(Metrics metrics) {
+    public FastPaths(Metrics metrics, RequestChecks checks) {
         this.metrics = metrics;
+        this.checks = checks;
     }
 
-    /** Answers {@code method path} with {@code route} first; call before the server starts. */
-    public FastPaths add(String method, String path, Route route) {
-        routes.put(method + ' ' + path, route);
+    /** Takes every {@code method path} request that {@code takes} accepts; call before the server starts. */
+    public FastPaths add(String method, String path, Predicate<ServletExchange> takes, Endpoint endpoint) {
+        routes.put(method + ' ' + path, new Route(takes, endpoint));
         return this;
+    }
+
+    /** Takes every {@code method path} request that is a small form. */
+    public FastPaths add(String method, String path, Endpoint endpoint) {
+        return add(method, path, exchange -> true, endpoint);
     }
 
     @Override
@@ -68,13 +69,19 @@ public final class FastPaths extends HandlerWrapper {
         long start = System.nanoTime();
         byte[] body = formBody(req);
         Map<String, String> params = body == null ? null : FormCodec.params(req.getQueryString(), body);
-        FastExchange exchange = params == null ? null : new FastExchange(req, resp, params,
+        ServletExchange exchange = params == null ? null : new ServletExchange(req, resp, params,
                 status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
-        if (exchange != null && route.answer(exchange)) {
-            base.setHandled(true);
+        if (exchange == null || !route.takes().test(exchange)) {
+            super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);
             return;
         }
-        super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);
+        base.setHandled(true);
+        try {
+            checks.check(exchange);
+            route.endpoint().handle(exchange);
+        } catch (Exception e) {
+            exchange.fail(e);
+        }
     }
 
     /**

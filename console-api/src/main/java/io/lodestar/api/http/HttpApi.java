@@ -2,15 +2,13 @@ package io.lodestar.api.http;
 
 import io.javalin.Javalin;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.ConfigRoutes;
 import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
-import io.lodestar.api.v1.PlainConfigGet;
-import io.lodestar.api.v1.PlainConfigListen;
-import io.lodestar.api.v1.PlainConfigPublish;
 import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
 import io.lodestar.api.v1.naming.NamingHealthRoutes;
@@ -21,6 +19,7 @@ import io.lodestar.api.v2.NamingV2Routes;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.push.PushHub;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
@@ -34,8 +33,11 @@ import org.eclipse.jetty.util.component.LifeCycle;
 
 /** Builds the HTTP server: every route, and the error mapping. */
 public final class HttpApi {
-    /** Above the 10 MiB config limit, so an oversized config gets a clear 400 rather than a cut body. */
-    private static final long MAX_REQUEST_BYTES = 12L << 20;
+    /**
+     * A form carrying a config at its 10 MiB limit, each byte percent-encoded at worst: the config
+     * service then refuses oversized content by name rather than Jetty cutting the body.
+     */
+    private static final long MAX_REQUEST_BYTES = 31L << 20;
 
     /**
      * Pending-connection backlog of the HTTP port (the kernel caps it at {@code net.core.somaxconn}).
@@ -55,20 +57,21 @@ public final class HttpApi {
 
     private HttpApi() {}
 
+    /** Everything the routes serve, built once by the server ({@code LodestarServer}); {@code udp} may be null. */
+    public record Services(KvStore store, ConfigService configs, ConfigSearch search, ConfigTransfer transfer,
+                           NamespaceService namespaces, LongPollRegistry listeners, PushHub push, NamingService naming,
+                           PersistentHealthChecks health, UdpPusher udp, NodeReadiness readiness, Metrics metrics) {}
+
     /**
-     * The server, not started, listening on {@code host:port} once started; {@code udp} may be
-     * null (list queries then subscribe nobody to pushes).
+     * The server, not started, listening on {@code host:port} once started. Every request passes
+     * {@code checks} first, whichever way it comes in.
      */
-    public static Javalin create(KvStore store, ConfigService configs, LongPollRegistry listeners, NamingService naming,
-                                 PersistentHealthChecks health, UdpPusher udp, String host, int port) {
-        NodeReadiness readiness = new NodeReadiness(store, naming);
-        Metrics metrics = new Metrics(store, readiness);
-        metrics.healthProbes(health);
-        InstanceRoutes instances = new InstanceRoutes(naming, health, udp);
-        FastPaths fast = new FastPaths(metrics)
-                .add("GET", ConfigRoutes.PATH, new PlainConfigGet(configs))
-                .add("POST", ConfigRoutes.PATH, new PlainConfigPublish(configs))
-                .add("POST", ListenerRoutes.PATH, new PlainConfigListen(listeners));
+    public static Javalin create(Services s, RequestChecks checks, String host, int port) {
+        Metrics metrics = s.metrics();
+        InstanceRoutes instances = new InstanceRoutes(s.naming(), s.health(), s.udp());
+        FastPaths fast = new FastPaths(metrics, checks);
+        ConfigRoutes.addFastPaths(fast, s.configs());
+        ListenerRoutes.addFastPaths(fast, s.listeners());
         instances.addFastPaths(fast);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
@@ -106,22 +109,22 @@ public final class HttpApi {
             });
         });
         ErrorMapping.install(app);
-        HealthRoutes.install(app, store, readiness);
-        MembershipRoutes.install(app, store);
+        app.before(ctx -> checks.check(JavalinExchange.of(ctx)));
+        HealthRoutes.install(app, s.store(), s.readiness());
+        MembershipRoutes.install(app, s.store());
         metrics.install(app);
-        ConfigRoutes.install(app, configs, new ConfigSearch(store), new ConfigTransferRoutes(
-                new ConfigTransfer(store, configs, new NamespaceService(store), ArchiveLimits.defaults()),
-                ArchiveLimits.defaults()));
-        ConfigV2Routes.install(app, configs);
-        HistoryRoutes.install(app, configs);
-        ListenerRoutes.install(app, listeners);
-        NamespaceRoutes.install(app, new NamespaceService(store));
+        ConfigRoutes.install(app, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer(), ArchiveLimits.defaults()));
+        ConfigV2Routes.install(app, s.configs());
+        HistoryRoutes.install(app, s.configs());
+        ListenerRoutes.install(app, s.listeners());
+        NamespaceRoutes.install(app, s.namespaces());
+        PushRoutes.install(app, s.push());
         instances.install(app);
-        ServiceRoutes.install(app, naming, health);
-        ClusterRoutes.install(app, naming);
-        NamingHealthRoutes.install(app, naming);
-        OperatorRoutes.install(app, store, naming, udp, readiness);
-        NamingV2Routes.install(app, naming);
+        ServiceRoutes.install(app, s.naming(), s.health());
+        ClusterRoutes.install(app, s.naming());
+        NamingHealthRoutes.install(app, s.naming());
+        OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
+        NamingV2Routes.install(app, s.naming());
         return app;
     }
 }

@@ -2,7 +2,7 @@ package io.lodestar.api.http;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -9,7 +9,7 @@ import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.push.PushHub;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

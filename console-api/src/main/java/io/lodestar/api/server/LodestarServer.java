@@ -2,13 +2,19 @@ package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.lodestar.api.http.HttpApi;
+import io.lodestar.api.http.NodeReadiness;
+import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.HistoryRetention;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.push.ChangeLogRetention;
 import io.lodestar.config.push.PushHub;
-import io.lodestar.api.push.PushRoutes;
+import io.lodestar.config.transfer.ArchiveLimits;
+import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.naming.NamingJson;
@@ -32,20 +38,22 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One Lodestar node: the store, the domain services over it, and the HTTP API in front. */
+/**
+ * One Lodestar node: the store, the domain services over it, and the HTTP API in front. {@link
+ * #start} is the one place where the parts of a node are built and wired.
+ */
 public final class LodestarServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LodestarServer.class);
-    /** How often freed C-heap memory goes back to the OS; a trim that finds little to return costs well under a millisecond. */
-    private static final long NATIVE_TRIM_SECONDS = 5;
 
     private final RaftKvStore store;
-    private final Javalin http;
-    private final ScheduledExecutorService watcher;
     private final LongPollRegistry listeners;
-    private volatile HistoryRetention retention; // set once started, below
-    private volatile ChangeLogRetention changeLogRetention; // likewise
     private final PushHub push;
     private final Naming naming;
+    private final Javalin http;
+    private final HistoryRetention retention;
+    private final ChangeLogRetention changeLogRetention;
+    private final ScheduledExecutorService watcher;
+    private RoleLine lastRole; // the watcher thread's own
 
     /**
      * The registry with what serves it outside HTTP: UDP push to 1.x clients (null when no UDP port
@@ -117,18 +125,29 @@ public final class LodestarServer implements AutoCloseable {
         }
     }
 
-    private LodestarServer(RaftKvStore store, Javalin http, ScheduledExecutorService watcher,
-                           LongPollRegistry listeners, PushHub push, Naming naming) {
+    private LodestarServer(RaftKvStore store, LongPollRegistry listeners, PushHub push, Naming naming, Javalin http,
+                           HistoryRetention retention, ChangeLogRetention changeLogRetention) {
+        this.store = store;
         this.listeners = listeners;
         this.push = push;
         this.naming = naming;
-        this.store = store;
         this.http = http;
-        this.watcher = watcher;
+        this.retention = retention;
+        this.changeLogRetention = changeLogRetention;
+        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "server-watcher");
+            t.setDaemon(true);
+            return t;
+        });
+        watcher.scheduleWithFixedDelay(this::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
     }
 
     public static LodestarServer start(ServerSettings s) {
-        HeapReturn.enable(); // first: start-up's own collections would shrink the heap below its floor
+        return start(s, new RequestChecks());
+    }
+
+    /** As {@link #start(ServerSettings)}, every request passing {@code checks} first. */
+    static LodestarServer start(ServerSettings s, RequestChecks checks) {
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
         keyspaces.addAll(NamingKeyspaces.ALL);
@@ -140,14 +159,19 @@ public final class LodestarServer implements AutoCloseable {
                 .withDiskReserveBytes(s.diskReserveBytes());
         RaftKvStore store = RaftKvStore.start(config);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
+        NamespaceService namespaces = new NamespaceService(store);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);
         PushHub push = new PushHub(store, configs);
         Naming naming = Naming.start(store, s);
+        NodeReadiness readiness = new NodeReadiness(store, naming.service());
+        Metrics metrics = new Metrics(store, readiness);
+        metrics.healthProbes(naming.health());
+        HttpApi.Services services = new HttpApi.Services(store, configs, new ConfigSearch(store),
+                new ConfigTransfer(store, configs, namespaces, ArchiveLimits.defaults()), namespaces, listeners, push,
+                naming.service(), naming.health(), naming.udp(), readiness, metrics);
         Javalin http;
         try {
-            http = HttpApi.create(store, configs, listeners, naming.service(), naming.health(), naming.udp(), s.host(),
-                    s.httpPort());
-            PushRoutes.install(http, push);
+            http = HttpApi.create(services, checks, s.host(), s.httpPort());
             http.start();
         } catch (RuntimeException e) {
             naming.close();
@@ -160,25 +184,13 @@ public final class LodestarServer implements AutoCloseable {
                         + "health probes to --probe-allow {}",
                 ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(), s.host(), s.raftPort(),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
-                s.dataDir().toAbsolutePath().normalize(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
-                s.probeScope());
-        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "server-watcher");
-            t.setDaemon(true);
-            return t;
-        });
-        LodestarServer server = new LodestarServer(store, http, watcher, listeners, push, naming);
-        watcher.scheduleWithFixedDelay(server::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
-        server.retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC())
-                .start(); // trims history on the leader only
-        server.changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
-        HeapReturn.settle(); // start-up's garbage is collectable now
-        NativeHeapTrim.ifAvailable().ifPresent(trim ->
-                watcher.scheduleWithFixedDelay(trim::trim, NATIVE_TRIM_SECONDS, NATIVE_TRIM_SECONDS, TimeUnit.SECONDS));
-        return server;
+                s.dataDir(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(), s.probeScope());
+        // both trim on the leader only
+        HistoryRetention retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(),
+                java.time.Clock.systemUTC()).start();
+        ChangeLogRetention changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
+        return new LodestarServer(store, listeners, push, naming, http, retention, changeLogRetention);
     }
-
-    private RoleLine lastRole;
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
         @Override
@@ -215,12 +227,8 @@ public final class LodestarServer implements AutoCloseable {
         push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();
         naming.close();
-        if (retention != null) {
-            retention.close();
-        }
-        if (changeLogRetention != null) {
-            changeLogRetention.close();
-        }
+        retention.close();
+        changeLogRetention.close();
         store.close();
     }
 }

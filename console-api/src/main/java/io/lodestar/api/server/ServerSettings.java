@@ -11,8 +11,14 @@ import java.util.List;
  * checks of persistent instances may connect to. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
- * diskReserveBytes} are free on the data directory's filesystem.
+ * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
+ * once, here: RocksDB's native library loader and the start-up log need it so, and every part of
+ * the node then names the same directory.
  */
 public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
                              byte[] clusterSecret, int snapshotIntervalSecs, long snapshotEntries, long snapshotBytes,
-                             long diskReserveBytes, int dnsPort, ProbeScope probeScope) {}
+                             long diskReserveBytes, int dnsPort, ProbeScope probeScope) {
+    public ServerSettings {
+        dataDir = dataDir.toAbsolutePath().normalize();
+    }
+}

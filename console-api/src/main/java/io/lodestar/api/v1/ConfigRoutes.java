@@ -2,6 +2,9 @@ package io.lodestar.api.v1;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.Exchange;
+import io.lodestar.api.http.FastPaths;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.BetaConfig;
 import io.lodestar.config.BetaIps;
@@ -10,7 +13,9 @@ import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.NotFoundException;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -22,6 +27,9 @@ import java.util.function.BiConsumer;
 public final class ConfigRoutes {
     public static final String PATH = "/nacos/v1/cs/configs";
     static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
+    private static final String TEXT = "text/plain";
+    /** The parameters of a plain read: anything more (beta, search, show, export) is another read. */
+    private static final Set<String> PLAIN_READ = Set.of("dataId", "group", "tenant");
     private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 
     private ConfigRoutes() {}
@@ -29,7 +37,7 @@ public final class ConfigRoutes {
     public static void install(Javalin app, ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
         app.post(PATH, ctx -> {
             if (!transfer.handlePost(ctx)) { // import=true
-                publish(ctx, configs);
+                publish(JavalinExchange.of(ctx), configs);
             }
         });
         app.get(PATH, ctx -> {
@@ -44,7 +52,7 @@ public final class ConfigRoutes {
             } else if ("all".equals(Params.get(ctx, "show"))) {
                 ConfigSearchRoutes.detail(ctx, configs);
             } else {
-                get(ctx, configs);
+                get(JavalinExchange.of(ctx), configs);
             }
         });
         app.delete(PATH, ctx -> {
@@ -61,6 +69,13 @@ public final class ConfigRoutes {
         });
     }
 
+    /** The commonest requests, taken in front of Javalin by the same endpoints: a plain read, and a publish (not an import). */
+    public static void addFastPaths(FastPaths fast, ConfigService configs) {
+        fast.add("GET", PATH, exchange -> PLAIN_READ.containsAll(exchange.names()), exchange -> get(exchange, configs));
+        fast.add("POST", PATH, exchange -> !exchange.names().contains(ConfigTransferRoutes.IMPORT),
+                exchange -> publish(exchange, configs));
+    }
+
     static ConfigKey key(Context ctx) {
         return key(Params.of(ctx));
     }
@@ -69,53 +84,50 @@ public final class ConfigRoutes {
         return new ConfigKey(q.get("tenant"), q.get("group"), q.get("dataId"));
     }
 
-    /** What a publish from {@code srcIp} asks for; {@link PlainConfigPublish} reads it alike. */
-    static PublishRequest publishRequest(Params q, String srcIp) {
-        return new PublishRequest(key(q), q.get("content"), q.get("type"), q.get("appName"), q.get("desc"),
-                q.get("config_tags"), srcIp, null);
-    }
-
-    private static void publish(Context ctx, ConfigService configs) {
-        PublishRequest request = publishRequest(Params.of(ctx), ctx.ip());
-        String casMd5 = Params.get(ctx, "casMd5");
+    private static void publish(Exchange exchange, ConfigService configs) {
+        Params q = exchange.params();
+        PublishRequest request = new PublishRequest(key(q), q.get("content"), q.get("type"), q.get("appName"),
+                q.get("desc"), q.get("config_tags"), exchange.remoteAddr(), null);
+        String casMd5 = q.get("casMd5");
         boolean cas = casMd5 != null && !casMd5.isEmpty();
-        String betaIps = ctx.header(BetaIps.FIELD);
+        String betaIps = exchange.header(BetaIps.FIELD);
         if (betaIps != null) {
             if (cas) {
                 throw new InvalidRequestException("casMd5", "compare-and-publish is not supported for a beta");
             }
-            ctx.future(() -> configs.publishBeta(request, betaIps).thenAccept(revision -> ctx.result("true")));
+            exchange.answerWhenDone(TEXT, configs.publishBeta(request, betaIps).thenApply(revision -> "true"));
             return;
         }
-        ctx.future(() -> configs.publish(request, cas ? casMd5 : null)
-                .thenAccept(revision -> ctx.result("true")));
+        exchange.answerWhenDone(TEXT, configs.publish(request, cas ? casMd5 : null).thenApply(revision -> "true"));
     }
 
-    private static void get(Context ctx, ConfigService configs) {
-        ConfigKey key = key(ctx);
+    private static void get(Exchange exchange, ConfigService configs) {
+        ConfigKey key = key(exchange.params());
         // beta first: a promote (stable replaced and beta removed in one write) applied between the
         // two reads then shows the new content either way, never the old stable to a listed client
         BetaConfig beta = configs.getBeta(key);
         Config config = configs.get(key);
-        noCacheHeaders(ctx::header);
-        if (beta != null && beta.servesTo(ctx.ip())) {
-            ctx.header("isBeta", "true");
-            ctx.header("Config-Type", config == null || config.type() == null ? "text" : config.type());
-            ctx.header("Content-MD5", beta.md5());
-            ctx.contentType(CONTENT_TYPE);
-            ctx.result(beta.content());
+        noCacheHeaders(exchange::answerHeader);
+        if (beta != null && beta.servesTo(exchange.remoteAddr())) {
+            exchange.answerHeader("isBeta", "true");
+            exchange.answerHeader("Config-Type", config == null || config.type() == null ? "text" : config.type());
+            exchange.answerHeader("Content-MD5", beta.md5());
+            exchange.answer(CONTENT_TYPE, beta.content());
             return;
         }
         if (config == null) {
-            ctx.status(404).result("config data not exist\n");
-            return;
+            throw notFound();
         }
-        configHeaders(config, ctx::header);
-        ctx.contentType(CONTENT_TYPE);
-        ctx.result(config.content());
+        configHeaders(config, exchange::answerHeader);
+        exchange.answer(CONTENT_TYPE, config.content());
     }
 
-    /** Every answer of a config read carries these; {@link PlainConfigGet} sends them too. */
+    /** What Nacos answers for a config that does not exist (the 1.x client reads the 404 as "no config"). */
+    static NotFoundException notFound() {
+        return new NotFoundException("config", "config data not exist");
+    }
+
+    /** Every answer of a config read carries these. */
     static void noCacheHeaders(BiConsumer<String, String> header) {
         header.accept("Pragma", "no-cache");
         header.accept("Cache-Control", "no-cache,no-store");

@@ -6,7 +6,7 @@ import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -45,8 +45,7 @@ final class ConfigSearchRoutes {
         ConfigKey key = new ConfigKey(tenant(ctx), Params.get(ctx, "group"), Params.get(ctx, "dataId"));
         Config config = configs.get(key);
         if (config == null) {
-            ctx.status(404).result("config data not exist\n");
-            return;
+            throw ConfigRoutes.notFound();
         }
         Map<String, Object> m = configInfo(config);
         m.put("createTime", config.createTime());

@@ -7,7 +7,7 @@ import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.config.transfer.ImportPolicy;
 import io.lodestar.config.transfer.ImportResult;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.LocalDateTime;
@@ -27,6 +27,8 @@ import java.util.Set;
  * {@link ConfigRoutes} hands these requests over (Javalin allows one handler per path and method).
  */
 public final class ConfigTransferRoutes {
+    /** The parameter that makes a {@code POST /nacos/v1/cs/configs} an import. */
+    static final String IMPORT = "import";
     private static final DateTimeFormatter FILE_DATE = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
     private final ConfigTransfer transfer;
@@ -55,7 +57,7 @@ public final class ConfigTransferRoutes {
 
     /** Serves the request if it is an import; false otherwise. */
     public boolean handlePost(Context ctx) {
-        if (!"true".equals(Params.get(ctx, "import"))) {
+        if (!"true".equals(Params.get(ctx, IMPORT))) {
             return false;
         }
         ImportPolicy policy = ImportPolicy.parse(Params.get(ctx, "policy"));

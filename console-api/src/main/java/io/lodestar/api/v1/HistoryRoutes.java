@@ -1,5 +1,6 @@
 package io.lodestar.api.v1;
 
+import io.lodestar.error.NotFoundException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
@@ -7,7 +8,7 @@ import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -50,10 +51,9 @@ public final class HistoryRoutes {
 
     private static void answer(Context ctx, HistoryEntry entry) {
         if (entry == null) {
-            ctx.status(404).result("history entry not found");
-        } else {
-            ctx.json(json(entry, true));
+            throw new NotFoundException("history entry", "history entry not found");
         }
+        ctx.json(json(entry, true));
     }
 
     private static ConfigKey key(Context ctx) {

@@ -1,13 +1,14 @@
 package io.lodestar.api.v1;
 
 import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.lodestar.api.http.Params;
+import io.lodestar.api.http.Exchange;
+import io.lodestar.api.http.FastPaths;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.listen.ListeningConfigs;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -21,42 +22,45 @@ import java.util.concurrent.CompletableFuture;
 public final class ListenerRoutes {
     public static final String PATH = "/nacos/v1/cs/configs/listener";
     static final String CONTENT_TYPE = "text/plain;charset=UTF-8";
-    static final String PRAGMA = "Pragma";
-    static final String NO_CACHE = "no-cache";
-    static final String CACHE_CONTROL = "Cache-Control";
-    static final String NO_STORE = "no-cache,no-store";
+    private static final String PRAGMA = "Pragma";
+    private static final String NO_CACHE = "no-cache";
+    private static final String CACHE_CONTROL = "Cache-Control";
+    private static final String NO_STORE = "no-cache,no-store";
     private static final String HELD_PATH = "/lodestar/v1/config/listeners";
-    static final String TIMEOUT_HEADER = "Long-Pulling-Timeout";
-    static final String NO_HANGUP_HEADER = "Long-Pulling-Timeout-No-Hangup";
+    private static final String TIMEOUT_HEADER = "Long-Pulling-Timeout";
+    private static final String NO_HANGUP_HEADER = "Long-Pulling-Timeout-No-Hangup";
 
     private ListenerRoutes() {}
 
     public static void install(Javalin app, LongPollRegistry registry) {
-        app.post(PATH, ctx -> listen(ctx, registry));
+        app.post(PATH, JavalinExchange.handler(exchange -> listen(exchange, registry)));
         // Lodestar's own: how many polls this node holds (operators; tests wait on it)
         app.get(HELD_PATH, ctx -> ctx.json(java.util.Map.of("held", registry.held())));
     }
 
-    private static void listen(Context ctx, LongPollRegistry registry) {
-        // the socket's address decides which gray release the client is served; never a header
-        CompletableFuture<String> answer = poll(registry, Params.get(ctx, ListeningConfigs.FIELD),
-                ctx.header(TIMEOUT_HEADER), ctx.header(NO_HANGUP_HEADER), ctx.ip());
-        ctx.header(PRAGMA, NO_CACHE).header(CACHE_CONTROL, NO_STORE);
-        ctx.future(() -> answer.thenAccept(body -> ctx.contentType(CONTENT_TYPE).result(body)));
+    /**
+     * Also taken in front of Javalin: a notify round is a publish and a poll, and a poll through
+     * Javalin's servlet cost about as much again as the rest of it.
+     */
+    public static void addFastPaths(FastPaths fast, LongPollRegistry registry) {
+        fast.add("POST", PATH, exchange -> listen(exchange, registry));
     }
 
     /**
-     * Reads one poll as Nacos does and hands it to {@code registry}: the answer's body once it
-     * completes. Bad input throws {@link InvalidRequestException} before anything is held; shared
-     * with {@link PlainConfigListen}.
+     * Reads one poll as Nacos does and hands it to {@code registry}, answering once it completes.
+     * Bad input is refused before anything is held. The socket's address decides which gray
+     * release the client is served; never a header.
      */
-    static CompletableFuture<String> poll(LongPollRegistry registry, String listeningConfigs, String timeoutHeader,
-                                          String noHangupHeader, String clientIp) {
-        List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(listeningConfigs));
+    private static void listen(Exchange exchange, LongPollRegistry registry) {
+        List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(exchange.params().get(ListeningConfigs.FIELD)));
+        String timeoutHeader = exchange.header(TIMEOUT_HEADER);
         // without the timeout header Nacos answers at once (short polling), as with No-Hangup
-        boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(noHangupHeader);
+        boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(exchange.header(NO_HANGUP_HEADER));
         long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
-        return registry.poll(entries, clientIp, timeout, noHangup).thenApply(ListenerRoutes::body);
+        CompletableFuture<String> answer = registry.poll(entries, exchange.remoteAddr(), timeout, noHangup)
+                .thenApply(ListenerRoutes::body);
+        exchange.answerHeader(PRAGMA, NO_CACHE).answerHeader(CACHE_CONTROL, NO_STORE);
+        exchange.answerWhenDone(CONTENT_TYPE, answer);
     }
 
     /** Real Nacos URL-decodes the value once more after form decoding. */

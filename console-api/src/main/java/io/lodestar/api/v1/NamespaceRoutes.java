@@ -1,12 +1,13 @@
 package io.lodestar.api.v1;
 
+import io.lodestar.error.NotFoundException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.namespace.Namespace;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.namespace.NamespaceUsage;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +55,7 @@ public final class NamespaceRoutes {
             }
             NamespaceUsage usage = namespaces.get(id);
             if (usage == null) {
-                ctx.status(404).result("namespace '" + id + "' does not exist");
-                return;
+                throw new NotFoundException("namespaceId", "namespace '" + id + "' does not exist");
             }
             Map<String, Object> body = body(usage);
             if (usage.namespace().isPublic()) {

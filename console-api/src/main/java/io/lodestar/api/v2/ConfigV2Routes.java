@@ -1,6 +1,5 @@
 package io.lodestar.api.v2;
 
-import static io.lodestar.api.v2.V2Answers.RESOURCE_NOT_FOUND;
 import static io.lodestar.api.v2.V2Answers.SUCCESS;
 import static io.lodestar.api.v2.V2Answers.answer;
 import static io.lodestar.api.v2.V2Answers.result;
@@ -13,7 +12,8 @@ import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.NotFoundException;
 import java.util.Locale;
 import java.util.Set;
 
@@ -44,8 +44,7 @@ public final class ConfigV2Routes {
         Config config = configs.get(key(ctx, false));
         ctx.header("Pragma", "no-cache").header("Cache-Control", "no-cache,no-store");
         if (config == null) {
-            result(ctx, 404, RESOURCE_NOT_FOUND, "resource not found", "config data not exist");
-            return;
+            throw new NotFoundException("config", "config data not exist");
         }
         ctx.header("Config-Type", config.type() == null ? "text" : config.type());
         ctx.header("Content-MD5", config.md5());
@@ -102,14 +101,14 @@ public final class ConfigV2Routes {
 
     private static void present(Context ctx, String name) {
         if (Params.get(ctx, name) == null) {
-            throw new V2Answers.MissingParameter(name);
+            throw InvalidRequestException.missing(name);
         }
     }
 
     private static void required(Context ctx, String name) {
         String value = Params.get(ctx, name);
         if (value == null || value.isBlank()) {
-            throw new V2Answers.MissingParameter(name);
+            throw InvalidRequestException.missing(name);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.lodestar.api.v2;
 
-import static io.lodestar.api.v2.V2Answers.RESOURCE_NOT_FOUND;
 import static io.lodestar.api.v2.V2Answers.SUCCESS;
 import static io.lodestar.api.v2.V2Answers.answer;
 import static io.lodestar.api.v2.V2Answers.result;
@@ -8,6 +7,7 @@ import static io.lodestar.api.v2.V2Answers.v2;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.v1.naming.NamingJson;
@@ -99,7 +99,7 @@ public final class NamingV2Routes {
         for (String name : names) {
             String value = Params.get(ctx, name);
             if (value == null || value.isBlank()) {
-                throw new V2Answers.MissingParameter(name);
+                throw InvalidRequestException.missing(name);
             }
         }
     }

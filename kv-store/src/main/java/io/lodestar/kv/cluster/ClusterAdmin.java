@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
  * Changes the Raft group's membership at run time, from any member: the request goes to the
  * leader, which commits the new configuration through the group (one member at a time, as Raft
  * requires). Addresses are {@code host:raftPort}, as in {@code --peers}. Futures fail with
- * {@link io.lodestar.kv.InvalidRequestException} on {@code address} (malformed, already a member,
+ * {@link io.lodestar.error.InvalidRequestException} on {@code address} (malformed, already a member,
  * not a member) or with {@link io.lodestar.kv.StoreUnavailableException} naming the group's reason.
  */
 public interface ClusterAdmin {

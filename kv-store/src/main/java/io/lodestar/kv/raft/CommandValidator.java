@@ -1,6 +1,6 @@
 package io.lodestar.kv.raft;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;

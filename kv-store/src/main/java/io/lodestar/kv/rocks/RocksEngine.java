@@ -1,6 +1,6 @@
 package io.lodestar.kv.rocks;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.StorageMemory;
 import java.nio.ByteBuffer;

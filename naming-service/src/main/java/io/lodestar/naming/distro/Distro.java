@@ -1,6 +1,6 @@
 package io.lodestar.naming.distro;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.naming.BeatResult;

@@ -1,7 +1,7 @@
 package io.lodestar.naming.health;
 
 import io.lodestar.naming.model.CheckerType;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.time.Duration;
 import java.util.Set;
 

@@ -1,6 +1,6 @@
 package io.lodestar.naming.model;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package io.lodestar.naming.model;
 
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 
 /**
  * Where a service lives: namespace, group and service name (without the group prefix). A blank

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.Javalin;
 import io.lodestar.api.http.Params;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;

@@ -1,13 +1,13 @@
 package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
-import io.javalin.http.ContentType;
 import io.javalin.http.Context;
-import io.lodestar.api.http.FastExchange;
+import io.lodestar.api.http.Exchange;
 import io.lodestar.api.http.FastPaths;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.udp.UdpPusher;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.NamingService;
@@ -20,13 +20,11 @@ import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.NamingValidation;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code /nacos/v1/ns/instance}: register, deregister, update, patch and read one instance; the
@@ -41,6 +39,8 @@ public final class InstanceRoutes {
     /** Nacos's NamingResponseCode: the beat was taken / the instance is unknown, register again. */
     static final int CODE_OK = 10200;
     static final int CODE_NOT_FOUND = 20404;
+    private static final String JSON = "application/json";
+    private static final String TEXT = "text/plain";
 
     private final NamingService naming;
     private final PersistentHealthChecks health;
@@ -59,41 +59,25 @@ public final class InstanceRoutes {
     }
 
     public void install(Javalin app) {
-        app.post(PATH, this::register);
+        app.post(PATH, JavalinExchange.handler(this::register));
         app.delete(PATH, this::deregister);
         app.put(PATH, this::update);
         app.patch(PATH, this::patch);
         app.get(PATH, this::detail);
-        app.get(LIST, this::list);
-        app.put(BEAT, this::beat);
+        app.get(LIST, JavalinExchange.handler(this::list));
+        app.put(BEAT, JavalinExchange.handler(this::beat));
     }
 
-    /** Answers the common requests of the 1.x client (list, beat, register) in front of Javalin. */
+    /** The common requests of the 1.x client (list, beat, register), also taken in front of Javalin. */
     public void addFastPaths(FastPaths fast) {
-        fast.add("GET", LIST, this::fastList).add("PUT", BEAT, this::fastBeat).add("POST", PATH, this::fastRegister);
+        fast.add("GET", LIST, this::list).add("PUT", BEAT, this::beat).add("POST", PATH, this::register);
     }
 
-    private void register(Context ctx) {
-        Params q = Params.of(ctx);
-        ServiceKey service = NamingParams.service(q);
-        Instance instance = NamingParams.instance(q);
-        ctx.future(() -> naming.register(service, instance).thenAccept(v -> ctx.result("ok")));
-    }
-
-    /**
-     * A registration in front of Javalin, answered once the route would answer it (at once for an
-     * ephemeral instance on its owner, once durable for a persistent one) and as it would. A request
-     * refused before anything is written goes to the route, which names the problem.
-     */
-    private boolean fastRegister(FastExchange exchange) {
-        CompletableFuture<Void> registered;
-        try {
-            registered = naming.register(NamingParams.service(exchange.params()), NamingParams.instance(exchange.params()));
-        } catch (RuntimeException refused) {
-            return false;
-        }
-        exchange.textWhenDone(registered.thenApply(v -> "ok"));
-        return true;
+    /** Answered at once for an ephemeral instance on its owner, once durable for a persistent one. */
+    private void register(Exchange exchange) {
+        ServiceKey service = NamingParams.service(exchange.params());
+        Instance instance = NamingParams.instance(exchange.params());
+        exchange.answerWhenDone(TEXT, naming.register(service, instance).thenApply(v -> "ok"));
     }
 
     private void deregister(Context ctx) {
@@ -149,13 +133,8 @@ public final class InstanceRoutes {
         return health.notProbedBecause(service, instance, checker);
     }
 
-    private void list(Context ctx) {
-        ctx.contentType(ContentType.APPLICATION_JSON).result(listJson(Params.of(ctx), ctx.req().getRemoteAddr()));
-    }
-
-    /** The list in front of Javalin; a bad request goes to the route, which names the problem. */
-    private boolean fastList(FastExchange exchange) throws IOException {
-        return exchange.jsonUnlessRefused(() -> listJson(exchange.params(), exchange.remoteAddr()));
+    private void list(Exchange exchange) {
+        exchange.answer(JSON, listJson(exchange.params(), exchange.remoteAddr()));
     }
 
     private byte[] listJson(Params q, String remoteAddr) {
@@ -214,13 +193,8 @@ public final class InstanceRoutes {
      * instance without a full beat answers code 20404 with HTTP 200, as Nacos does: the 1.x client
      * then registers it again.
      */
-    private void beat(Context ctx) {
-        ctx.contentType(ContentType.APPLICATION_JSON).result(beatAnswer(Params.of(ctx)));
-    }
-
-    /** A beat in front of Javalin; any refusal goes to the route, which beats again (harmless) and names it. */
-    private boolean fastBeat(FastExchange exchange) throws IOException {
-        return exchange.jsonUnlessRefused(() -> beatAnswer(exchange.params()).getBytes(StandardCharsets.US_ASCII));
+    private void beat(Exchange exchange) {
+        exchange.answer(JSON, beatAnswer(exchange.params()).getBytes(StandardCharsets.US_ASCII));
     }
 
     private String beatAnswer(Params q) {

@@ -2,7 +2,7 @@ package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
 import io.lodestar.api.http.Params;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.ServiceKey;
 

@@ -6,7 +6,7 @@ import io.lodestar.api.http.Params;
 import io.lodestar.api.udp.PushStats;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
-import io.lodestar.kv.InvalidRequestException;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.MemberState;

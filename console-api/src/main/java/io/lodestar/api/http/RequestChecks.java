@@ -1,0 +1,31 @@
+package io.lodestar.api.http;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The checks every request passes before its endpoint runs, whichever way it came in (Javalin's
+ * routes and {@link FastPaths} both run this one chain): a check refuses a request by throwing, and
+ * {@link ErrorMapping} answers it. Authentication and request limits belong here.
+ */
+public final class RequestChecks {
+    /** One check: looks at the request, throws to refuse it. */
+    @FunctionalInterface
+    public interface Check {
+        void check(Exchange request);
+    }
+
+    private final List<Check> checks = new CopyOnWriteArrayList<>();
+
+    /** Adds {@code check} to every entry point's chain; call before the server starts. */
+    public RequestChecks add(Check check) {
+        checks.add(check);
+        return this;
+    }
+
+    void check(Exchange request) {
+        for (Check c : checks) {
+            c.check(request);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.lodestar.api.http;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A request {@link FastPaths} took, as an {@link Exchange}, answered on the servlet response as Javalin would answer it. */
+public final class ServletExchange implements Exchange {
+    private static final Logger LOG = LoggerFactory.getLogger(ServletExchange.class);
+    private static final String TEXT = "text/plain";
+
+    private final HttpServletRequest req;
+    private final HttpServletResponse resp;
+    private final Map<String, String> params;
+    /** Told the status as the answer is written (for the request metrics). */
+    private final IntConsumer answered;
+
+    ServletExchange(HttpServletRequest req, HttpServletResponse resp, Map<String, String> params, IntConsumer answered) {
+        this.req = req;
+        this.resp = resp;
+        this.params = params;
+        this.answered = answered;
+    }
+
+    @Override
+    public Params params() {
+        return params::get;
+    }
+
+    /** The names of the parameters given (each occurs once). */
+    public Set<String> names() {
+        return params.keySet();
+    }
+
+    @Override
+    public String header(String name) {
+        return req.getHeader(name);
+    }
+
+    @Override
+    public String remoteAddr() {
+        return req.getRemoteAddr();
+    }
+
+    @Override
+    public Exchange answerHeader(String name, String value) {
+        resp.setHeader(name, value);
+        return this;
+    }
+
+    @Override
+    public void answer(String contentType, byte[] body) {
+        try {
+            write(contentType, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void answerWhenDone(String contentType, CompletableFuture<String> body) {
+        if (body.isDone()) {
+            answerOutcome(contentType, body);
+            return;
+        }
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0); // the store bounds how long a write may take; a long-poll bounds itself
+        body.whenComplete((text, error) -> {
+            try {
+                answerOutcome(contentType, body);
+            } finally {
+                async.complete();
+            }
+        });
+    }
+
+    /** Answers what {@code e} says, as {@link ErrorMapping} maps it. */
+    void fail(Throwable e) {
+        ErrorMapping.Mapped m = ErrorMapping.map(e, req.getMethod() + " " + req.getRequestURI());
+        resp.setStatus(m.status());
+        try {
+            write(TEXT, m.message().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException io) {
+            LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), io.toString());
+        }
+    }
+
+    private void answerOutcome(String contentType, CompletableFuture<String> done) {
+        String text;
+        try {
+            text = done.join();
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        try {
+            write(contentType, text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
+        }
+    }
+
+    private void write(String contentType, byte[] body) throws IOException {
+        // counted before the client can have the answer, so a scrape after it sees this request
+        answered.accept(resp.getStatus());
+        resp.setContentType(contentType);
+        resp.setContentLength(body.length);
+        resp.getOutputStream().write(body);
+    }
+}
