@@ -16,8 +16,9 @@ COPY console-api/target/lodestar.jar /opt/lodestar/lodestar.jar
 COPY console-api/docker/entrypoint.sh /opt/lodestar/entrypoint.sh
 
 # Heap for the server JVM; RocksDB's block cache and JRaft's buffers live outside it, so give the
-# container about twice this (see it-tests/CONTAINERS.md).
-ENV JAVA_OPTS="-Xmx256m -XX:+UseSerialGC"
+# container about twice this (see it-tests/CONTAINERS.md and docs/operations.md). The serial
+# collector gives freed heap back at each full collection; two malloc arenas bound the native side.
+ENV JAVA_OPTS="-Xmx256m -XX:+UseSerialGC -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30" MALLOC_ARENA_MAX=2
 # The classes a server loads, recorded once here from a self-test run (a throwaway node on free
 # loopback ports, deleted afterwards) into a class-data-sharing archive that every start maps
 # instead of loading and verifying them from the jar: start to readiness about halves. On a base

@@ -1,8 +1,6 @@
 package io.lodestar.api;
 
 import io.lodestar.api.cli.LodestarCommand;
-import io.lodestar.api.server.StartupWarmup;
-import java.util.List;
 
 /** {@code java -jar lodestar.jar ...}: exit 0 on success, 1 on a runtime failure, 2 on bad usage. */
 public final class Main {
@@ -12,9 +10,6 @@ public final class Main {
         // sofa-common-tools (under bolt) cannot drive logback 1.5 and prints a stack trace trying;
         // told not to, it logs through slf4j, i.e. our logback.
         System.setProperty("logback.middleware.log.disable", "true");
-        if (args.length > 0 && List.of("server", "self-test").contains(args[0]) && !List.of(args).contains("--help")) {
-            StartupWarmup.startInBackground(); // here, so that it overlaps the parsing too
-        }
         int code;
         try {
             code = LodestarCommand.commandLine().execute(args);
