@@ -9,7 +9,7 @@ set -euo pipefail
 
 usage() {
     cat <<EOF
-usage: console-api/bench/ab.sh --a JAR --b JAR [options]
+usage: it-tests/bench/ab.sh --a JAR --b JAR [options]
   --a JAR            the baseline build (e.g. a copy of console-api/target/lodestar.jar from main)
   --b JAR            the build to compare with it
   --scenario LIST    wrk-bench.sh scenarios, comma-separated (default config-get,naming-list,naming-beat)

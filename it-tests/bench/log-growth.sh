@@ -6,7 +6,7 @@
 # on the same data and prints the time to readiness. Needs wrk, curl, du. --server-log keeps the
 # server's log (housekeeping passes, RocksDB stalls) and the kv store's RocksDB LOG beside it.
 #
-#   kv-store/bench/log-growth.sh --jar console-api/target/lodestar.jar [--runs 10] [--seconds 10]
+#   it-tests/bench/log-growth.sh --jar console-api/target/lodestar.jar [--runs 10] [--seconds 10]
 #       [--server-log FILE]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

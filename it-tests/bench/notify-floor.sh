@@ -10,7 +10,7 @@ set -euo pipefail
 
 usage() {
     cat <<EOF
-usage: console-api/bench/notify-floor.sh [options]
+usage: it-tests/bench/notify-floor.sh [options]
   --jar JAR        the Lodestar build (default console-api/target/lodestar.jar; copy it where a build
                    cannot overwrite it while the servers run)
   --rounds N       notify runs per server (default 3; the median counts)
@@ -37,6 +37,9 @@ done
 [[ -f $jar ]] || { echo "no jar at $jar (mvn -B package -DskipTests)" >&2; exit 2; }
 [[ -x $bench/wrk-bench.sh && -f $bench/NacosBench.java ]] || { echo "no wrk-bench.sh or NacosBench.java in $bench" >&2; exit 2; }
 
+# builds NotifyCeiling now if its class is stale, not while the servers start
+LODESTAR_JAR=$jar "$root/it-tests/bench/run.sh" NotifyCeiling --help >/dev/null
+
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -59,7 +62,7 @@ await() {
 
 java -Xmx512m -jar "$jar" server --auth off --probe-allow 127.0.0.0/8 --data-dir "$work/data" >"$work/lodestar.log" 2>&1 &
 pids+=($!)
-java -Xmx512m -cp "$jar" "$root/console-api/bench/NotifyCeiling.java" --port 18848 >"$work/ceiling.log" 2>&1 &
+LODESTAR_JAR=$jar BENCH_JAVA_OPTS=-Xmx512m "$root/it-tests/bench/run.sh" NotifyCeiling --port 18848 >"$work/ceiling.log" 2>&1 &
 pids+=($!)
 await lodestar http://127.0.0.1:8848/nacos/v1/console/health/readiness 200
 await ceiling 'http://127.0.0.1:18848/nacos/v1/cs/configs?dataId=none&group=none' 404

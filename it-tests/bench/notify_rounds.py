@@ -7,7 +7,7 @@ read (and, beside it, the publish's own answer). With no JVM on the client side,
 the server's part of NacosBench's figure. --warmup rounds run first, unrecorded and without the wait,
 so the server's JIT has compiled the long-poll path before the recorded rounds.
 
-    python3 console-api/bench/notify_rounds.py [--addr 127.0.0.1:8848] [--rounds 200] [--warmup 0]
+    python3 it-tests/bench/notify_rounds.py [--addr 127.0.0.1:8848] [--rounds 200] [--warmup 0]
 """
 import argparse
 import hashlib

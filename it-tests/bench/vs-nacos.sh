@@ -11,7 +11,7 @@ set -euo pipefail
 
 usage() {
     cat <<EOF
-usage: console-api/bench/vs-nacos.sh --nacos-start CMD [options]
+usage: it-tests/bench/vs-nacos.sh --nacos-start CMD [options]
   --nacos-start CMD    runs Nacos standalone in the foreground (e.g. a script doing what its
                        bin/startup.sh -m standalone does); it is stopped with SIGTERM, then SIGKILL
   --nacos-addr H:P     where that Nacos answers (default 127.0.0.1:18848)
@@ -46,6 +46,9 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $nacos_start && -f $jar ]] || { usage >&2; exit 2; }
 [[ -x $bench/wrk-bench.sh && -f $bench/NacosBench.java ]] || { echo "no wrk-bench.sh or NacosBench.java in $bench" >&2; exit 2; }
+
+# builds ConfigListenBench now if its class is stale, not between the measured runs
+LODESTAR_JAR=$jar "$root/it-tests/bench/run.sh" ConfigListenBench --help >/dev/null
 
 work=$(mktemp -d)
 server=
@@ -107,7 +110,7 @@ measure() {
         (cd "$bench" && java NacosBench.java --addr "$addr" --scenario config-notify-latency 2>>"$work/wrk.err") \
             | sed "s/^/$name /" >>"$work/results"
         if [[ $name == lodestar ]]; then
-            java "$root/console-api/bench/ConfigListenBench.java" --scenario push-notify-latency 2>>"$work/wrk.err" \
+            "$root/it-tests/bench/run.sh" ConfigListenBench --scenario push-notify-latency 2>>"$work/wrk.err" \
                 | sed "s/^/$name /" >>"$work/results"
         fi
     done

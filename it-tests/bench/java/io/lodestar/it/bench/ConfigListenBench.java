@@ -1,12 +1,14 @@
+package io.lodestar.it.bench;
+
 /*
  * ConfigListenBench: how fast Lodestar tells a client that a config changed, and what holding many
  * listeners costs it.
  *
- * Runs with nothing but a JDK (17+), straight from source:
+ * Needs nothing but the JDK (17+); the build compiles it, it-tests/bench/run.sh runs it:
  *
- *   java console-api/bench/ConfigListenBench.java --addr 127.0.0.1:8848 --scenario all
- *   java console-api/bench/ConfigListenBench.java --scenario held-long-polls --polls 10000 --server-pid 1234
- *   java console-api/bench/ConfigListenBench.java --help
+ *   it-tests/bench/run.sh ConfigListenBench --addr 127.0.0.1:8848 --scenario all
+ *   it-tests/bench/run.sh ConfigListenBench --scenario held-long-polls --polls 10000 --server-pid 1234
+ *   it-tests/bench/run.sh ConfigListenBench --help
  *
  * Every scenario prints exactly one JSON line on stdout:
  *
@@ -375,7 +377,7 @@ public final class ConfigListenBench {
      * message with its arrival time, stamped by the reading thread as the frame's last byte is read.
      * Not the JDK's java.net.http.WebSocket: that one hands each message across its selector and
      * executor threads, which on this project's 2-core machines cost more than the server's whole
-     * notify path (measured side by side in console-api/bench/RESULTS.md).
+     * notify path (measured side by side in it-tests/bench/RESULTS.md).
      */
     static final class PushClient {
         private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
@@ -1451,7 +1453,7 @@ public final class ConfigListenBench {
 
     static final class Options {
         static final String USAGE = String.join("\n",
-                "usage: java console-api/bench/ConfigListenBench.java [options]",
+                "usage: it-tests/bench/run.sh ConfigListenBench [options]",
                 "  --addr HOST:PORT         server address (default 127.0.0.1:8848)",
                 "  --scenario NAME[,NAME]   one or more of " + String.join(", ", ALL_SCENARIOS) + ", or all"
                         + " (default all)",

@@ -1,3 +1,5 @@
+package io.lodestar.it.bench;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -14,7 +16,7 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
  * the server jar's classpath and point {@code wrk-bench.sh --scenario config-get} at it, side by
  * side with a real server: what the real server does per request costs the difference.
  *
- * <pre>java -Xmx512m -cp console-api/target/lodestar.jar console-api/bench/HttpCeiling.java [--port 18848]</pre>
+ * <pre>BENCH_JAVA_OPTS=-Xmx512m it-tests/bench/run.sh HttpCeiling [--port 18848]</pre>
  */
 public final class HttpCeiling {
     public static void main(String[] args) throws Exception {
@@ -23,7 +25,7 @@ public final class HttpCeiling {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--help", "-h" -> {
-                    System.out.println("usage: java -cp lodestar.jar HttpCeiling.java [--port N]  (default 18848)");
+                    System.out.println("usage: it-tests/bench/run.sh HttpCeiling [--port N]  (default 18848)");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");

@@ -1,3 +1,5 @@
+package io.lodestar.it.bench;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -32,7 +34,7 @@ import java.nio.charset.StandardCharsets;
  * shows what the HTTP layer alone costs on this machine, and so what moving the hot routes off
  * Jetty could gain.
  *
- * <pre>java -Xmx512m -cp console-api/target/lodestar.jar console-api/bench/NettyCeiling.java [--port 18849] [--threads 2]</pre>
+ * <pre>BENCH_JAVA_OPTS=-Xmx512m it-tests/bench/run.sh NettyCeiling [--port 18849] [--threads 2]</pre>
  */
 public final class NettyCeiling {
     public static void main(String[] args) throws Exception {
@@ -43,7 +45,7 @@ public final class NettyCeiling {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--help", "-h" -> {
-                    System.out.println("usage: java -cp lodestar.jar NettyCeiling.java [--port N] [--threads N]"
+                    System.out.println("usage: it-tests/bench/run.sh NettyCeiling [--port N] [--threads N]"
                             + "  (defaults 18849, 2 event-loop threads)");
                     return;
                 }

@@ -1,3 +1,5 @@
+package io.lodestar.it.bench;
+
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -26,7 +28,7 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
  * only be higher. Run it on the server jar's classpath, then point NacosBench at it:
  *
  * <pre>
- * java -Xmx512m -cp console-api/target/lodestar.jar console-api/bench/NotifyCeiling.java [--port 18848]
+ * BENCH_JAVA_OPTS=-Xmx512m it-tests/bench/run.sh NotifyCeiling [--port 18848]
  * java ../shared/bench/NacosBench.java --addr 127.0.0.1:18848 --scenario config-notify-latency
  * </pre>
  *
@@ -43,7 +45,7 @@ public final class NotifyCeiling {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--help", "-h" -> {
-                    System.out.println("usage: java -cp lodestar.jar NotifyCeiling.java [--port N]  (default 18848)");
+                    System.out.println("usage: it-tests/bench/run.sh NotifyCeiling [--port N]  (default 18848)");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
