@@ -216,7 +216,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         options.setRaftOptions(raftOptions);
 
         RpcServer rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
-        RaftRequestProcessors.register(rpcServer, GROUP);
+        RaftRequestProcessors.register(rpcServer, GROUP, disk::refusal);
         ForwardServer.register(rpcServer, config.clusterSecret(), this, peerHandlers);
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);

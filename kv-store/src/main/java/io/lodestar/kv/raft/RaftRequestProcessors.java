@@ -5,9 +5,15 @@ import com.alipay.sofa.jraft.rpc.RpcProcessor;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.ConnectionClosedEventListener;
 import com.alipay.sofa.jraft.rpc.impl.core.AppendEntriesRequestProcessor;
+import com.alipay.sofa.jraft.rpc.impl.core.DiskGuardedInstallSnapshotRequestProcessor;
 import com.alipay.sofa.jraft.rpc.impl.core.DrainingAppendEntriesRequestProcessor;
+import com.alipay.sofa.jraft.rpc.impl.core.InstallSnapshotRequestProcessor;
+import java.util.function.Supplier;
 
-/** JRaft's request processors, with its AppendEntries processor swapped for the draining one. */
+/**
+ * JRaft's request processors, with its AppendEntries processor swapped for the draining one and
+ * both it and InstallSnapshot refusing what would fill a nearly full disk.
+ */
 final class RaftRequestProcessors {
     private RaftRequestProcessors() {
     }
@@ -15,10 +21,14 @@ final class RaftRequestProcessors {
     /**
      * Registers on {@code server} what {@link RaftRpcServerFactory#addRaftRequestProcessors(RpcServer)}
      * does, except that AppendEntries (as processor and as connection-close listener) is served by a
-     * {@link DrainingAppendEntriesRequestProcessor} (see there why).
+     * {@link DrainingAppendEntriesRequestProcessor} and InstallSnapshot by a {@link
+     * DiskGuardedInstallSnapshotRequestProcessor} (see there why); {@code diskRefusal} says why
+     * the disk cannot take more, or null.
      */
-    static void register(RpcServer server, String groupId) {
-        DrainingAppendEntriesRequestProcessor appendEntries = new DrainingAppendEntriesRequestProcessor(null, groupId);
+    static void register(RpcServer server, String groupId, Supplier<String> diskRefusal) {
+        DrainingAppendEntriesRequestProcessor appendEntries = new DrainingAppendEntriesRequestProcessor(null, groupId,
+                diskRefusal);
+
         RaftRpcServerFactory.addRaftRequestProcessors(new RpcServer() {
             @Override
             public void registerConnectionClosedEventListener(ConnectionClosedEventListener listener) {
@@ -28,7 +38,10 @@ final class RaftRequestProcessors {
 
             @Override
             public void registerProcessor(RpcProcessor<?> processor) {
-                server.registerProcessor(processor instanceof AppendEntriesRequestProcessor ? appendEntries : processor);
+                server.registerProcessor(processor instanceof AppendEntriesRequestProcessor ? appendEntries
+                        : processor instanceof InstallSnapshotRequestProcessor
+                        ? new DiskGuardedInstallSnapshotRequestProcessor(processor.executor(), diskRefusal)
+                        : processor);
             }
 
             @Override

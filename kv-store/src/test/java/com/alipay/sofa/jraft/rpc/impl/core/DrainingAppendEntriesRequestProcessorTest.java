@@ -59,7 +59,7 @@ class DrainingAppendEntriesRequestProcessorTest {
 
     @Test
     void closingAConnectionWithAQueuedRequestHoldsUpNeitherANewLeaderNorItself() throws Exception {
-        DrainingAppendEntriesRequestProcessor processor = new DrainingAppendEntriesRequestProcessor(null, GROUP);
+        DrainingAppendEntriesRequestProcessor processor = new DrainingAppendEntriesRequestProcessor(null, GROUP, () -> null);
         Connection deadLeader = new AttributeConnection();
         PeerPair deadPair = processor.pairOf(self, "127.0.0.1:1");
         processor.getOrCreatePeerRequestContext(GROUP, deadPair, deadLeader);
