@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Lodestar against a real Nacos on this machine, as the issues' targets are defined: one fresh Nacos
-# server, --nacos-runs runs of every wrk-bench.sh scenario (its best run counts), then one fresh
-# Lodestar server started as the issues say (java -Xmx512m -jar JAR server --auth off),
-# --lodestar-runs runs (the median counts), each followed by NacosBench's config-notify-latency
+# server, every wrk-bench.sh scenario warmed until two consecutive runs agree within 10 %, then
+# --nacos-runs runs of every scenario (its best run counts); then one fresh Lodestar server started
+# as a user starts it (bin/lodestar server --auth off, the launcher's JVM flags, on JAR), warmed
+# alike, --lodestar-runs runs (the median counts), each followed by NacosBench's config-notify-latency
 # (and, for Lodestar, ConfigListenBench's push-notify-latency). The two servers never run at once.
 # Prints one markdown table with the ratios and the issues' targets, then start-up, RSS and notify
 # latency. Nacos itself is not part of this repository: build it yourself and pass the command
@@ -19,17 +20,16 @@ usage: it-tests/bench/vs-nacos.sh --nacos-start CMD [options]
                        build cannot overwrite it while the server runs)
   --nacos-runs N       runs of all scenarios against Nacos (default 2; the best counts)
   --lodestar-runs N    runs against Lodestar (default 3; the median counts)
-  --seconds N          recorded seconds per scenario (default 10)
+  --seconds N          recorded seconds per scenario, and per warm-up run (default 10)
+  --max-warmups N      warm-up runs per scenario at most, if two never agree within 10 % (default 8)
   --bench DIR          where wrk-bench.sh and NacosBench.java are (default ../shared/bench)
-  --lodestar-gc-log F  also log Lodestar's collections and heap sizes to F (-Xlog:gc, which
-                       changes nothing else), to see what its heap did when RSS was read
 Lodestar uses ports 8848, 7848 and 8853, which must be free. Its data dir is a fresh temp dir.
 EOF
 }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 nacos_start= nacos_addr=127.0.0.1:18848 jar=$root/console-api/target/lodestar.jar
-nacos_runs=2 lodestar_runs=3 seconds=10 bench=$root/../shared/bench gc_log=
+nacos_runs=2 lodestar_runs=3 seconds=10 max_warmups=8 bench=$root/../shared/bench
 while [[ $# -gt 0 ]]; do
     case $1 in
         --nacos-start) nacos_start=$2; shift 2 ;;
@@ -38,8 +38,8 @@ while [[ $# -gt 0 ]]; do
         --nacos-runs) nacos_runs=$2; shift 2 ;;
         --lodestar-runs) lodestar_runs=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
+        --max-warmups) max_warmups=$2; shift 2 ;;
         --bench) bench=$2; shift 2 ;;
-        --lodestar-gc-log) gc_log=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -47,8 +47,10 @@ done
 [[ -n $nacos_start && -f $jar ]] || { usage >&2; exit 2; }
 [[ -x $bench/wrk-bench.sh && -f $bench/NacosBench.java ]] || { echo "no wrk-bench.sh or NacosBench.java in $bench" >&2; exit 2; }
 
-# builds ConfigListenBench now if its class is stale, not between the measured runs
+# builds ConfigListenBench now if its class is stale, and records the jar's class archive (the
+# launcher's first start after a build does), not between the measured runs
 LODESTAR_JAR=$jar "$root/it-tests/bench/run.sh" ConfigListenBench --help >/dev/null
+LODESTAR_JAR=$jar "$root/bin/lodestar" self-test >/dev/null
 
 work=$(mktemp -d)
 server=
@@ -95,9 +97,30 @@ stop() {
     server=
 }
 
-# measure NAME ADDR RUNS: the wrk-bench runs, RSS, then the notify latencies
+# warm NAME ADDR: runs each scenario until two consecutive runs agree within 10 % (Nacos's publish
+# rate climbs for 40-50 s after start), at most --max-warmups times; the rates go to the warm-up log
+warm() {
+    local name=$1 addr=$2 scenario rate previous n
+    for scenario in config-publish config-get naming-register-ephemeral naming-register-persistent naming-list naming-beat; do
+        previous= n=0
+        while ((n < max_warmups)); do
+            n=$((n + 1))
+            rate=$("$bench/wrk-bench.sh" --addr "$addr" --conns 16 --threads 2 --seconds "$seconds" --warmup-seconds 0 \
+                --scenario "$scenario" 2>>"$work/wrk.err" | python3 -c 'import json,sys; print(round(json.loads(sys.stdin.readline())["ops_per_s"]))')
+            echo "$name $scenario warm-up $n: $rate req/s" >>"$work/warmups"
+            if [[ -n $previous ]] && python3 -c "import sys; a, b = $previous, $rate; sys.exit(0 if abs(a - b) <= 0.1 * max(a, b) else 1)"; then
+                break
+            fi
+            previous=$rate
+        done
+        echo "$name $scenario warm after $n runs" >&2
+    done
+}
+
+# measure NAME ADDR RUNS: warm-up, the wrk-bench runs, RSS, then the notify latencies
 measure() {
     local name=$1 addr=$2 runs=$3
+    warm "$name" "$addr"
     for run in $(seq "$runs"); do
         "$bench/wrk-bench.sh" --addr "$addr" --conns 16 --threads 2 --seconds "$seconds" --scenario all \
             2>>"$work/wrk.err" | sed "s/^/$name /" >>"$work/results"
@@ -120,11 +143,15 @@ measure() {
 start nacos "$nacos_addr" $nacos_start
 measure nacos "$nacos_addr" "$nacos_runs"
 stop
-start lodestar 127.0.0.1:8848 java -Xmx512m ${gc_log:+"-Xlog:gc:file=$gc_log:uptime"} -jar "$jar" server --auth off --probe-allow 127.0.0.0/8 \
-    --data-dir "$work/lodestar-data"
+# the launcher's JVM flags on this jar
+start lodestar 127.0.0.1:8848 env LODESTAR_JAR="$jar" "$root/bin/lodestar" server --auth off \
+    --probe-allow 127.0.0.0/8 --data-dir "$work/lodestar-data"
 measure lodestar 127.0.0.1:8848 "$lodestar_runs"
 stop
 
+echo "warm-up runs (req/s):"
+sed 's/^/- /' "$work/warmups"
+echo
 python3 - "$work/results" "$work/facts" <<'EOF'
 import collections, json, statistics, sys
 targets = {'config-publish': 10, 'config-get': 4}
