@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,7 @@ class ConfigSizeLimitTest {
 
     @BeforeEach
     void start() throws Exception {
-        store = OneNodeStore.start(dir);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
         configs = new ConfigService(store, LIMIT);
     }
 

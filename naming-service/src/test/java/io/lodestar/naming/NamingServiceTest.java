@@ -11,6 +11,7 @@ import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
@@ -59,7 +60,7 @@ class NamingServiceTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        store = OneNodeStore.start(dir);
+        store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
     }
 
     @AfterAll

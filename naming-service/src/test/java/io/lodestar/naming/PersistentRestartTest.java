@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.Instance;
@@ -47,7 +48,7 @@ class PersistentRestartTest {
                 .withMetadata(ordered("role", "primary", "zone", "a"));
 
         int port = FreePorts.next();
-        RaftKvStore store = OneNodeStore.start(dir, port);
+        RaftKvStore store = OneNodeStore.start(dir, port, NamingKeyspaces.ALL);
         try (NamingService naming = new NamingService(store, NamingOptions.DEFAULT, Clock.systemUTC())) {
             naming.createService(db, spec).get(20, TimeUnit.SECONDS);
             naming.register(db, primary).get(20, TimeUnit.SECONDS);
@@ -58,7 +59,7 @@ class PersistentRestartTest {
             store.close();
         }
 
-        RaftKvStore again = OneNodeStore.start(dir, port);
+        RaftKvStore again = OneNodeStore.start(dir, port, NamingKeyspaces.ALL);
         try (NamingService naming = new NamingService(again, NamingOptions.DEFAULT, Clock.systemUTC())) {
             Instance p = naming.instance(db, "MAIN", "127.1.0.1", 3306).orElseThrow();
             assertEquals(primary.withDefaultId(db), p);

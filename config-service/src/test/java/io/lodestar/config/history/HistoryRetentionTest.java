@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.config.OneNodeStore;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class HistoryRetentionTest {
 
     @BeforeEach
     void startStore() throws Exception {
-        store = OneNodeStore.start(dir);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }
 

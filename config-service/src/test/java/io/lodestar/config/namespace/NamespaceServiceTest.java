@@ -9,12 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.OneNodeStore;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.LaggingReplica;
+import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +39,7 @@ class NamespaceServiceTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        store = OneNodeStore.start(dir);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
         namespaces = new NamespaceService(store);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
-import io.lodestar.config.OneNodeStore;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +35,7 @@ class ChangeLogRetentionTest {
 
     @BeforeEach
     void start() throws Exception {
-        store = OneNodeStore.start(dir);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         log = new ConfigChangeLog(store);
     }

@@ -14,7 +14,6 @@ import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingOptions;
 import io.lodestar.naming.NamingService;
-import io.lodestar.naming.OneNodeStore;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.ExpiryRules;
 import io.lodestar.naming.ephemeral.Mutation;

@@ -3,8 +3,9 @@ package io.lodestar.naming.dns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
+import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingService;
-import io.lodestar.naming.OneNodeStore;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import java.net.InetAddress;
@@ -37,7 +38,7 @@ class RegistryDnsSourceTest {
     @Test
     void answersTheRegistrysHealthyInstancesAndFollowsItsChanges() throws Exception {
         ServiceKey orders = ServiceKey.of("public", "DEFAULT_GROUP", "Orders");
-        try (RaftKvStore store = OneNodeStore.start(dir);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
              NamingService naming = new NamingService(store);
              RegistryDnsSource source = new RegistryDnsSource(naming);
              DnsServer dns = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.OneNodeStore;
+import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingService;
-import io.lodestar.naming.OneNodeStore;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import java.net.InetAddress;
@@ -33,7 +34,7 @@ class PersistentHealthChecksTest {
     void aPersistentInstanceTurnsUnhealthyWhenItsPortClosesAndHealthyWhenItReopensOnlyOnTheLeader() throws Exception {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "probed");
         AtomicBoolean leader = new AtomicBoolean(true);
-        try (RaftKvStore store = OneNodeStore.start(dir);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
              NamingService naming = new NamingService(store)) {
             ServerSocket listener = listen(0);
             int port = listener.getLocalPort();
@@ -63,7 +64,7 @@ class PersistentHealthChecksTest {
     @Test
     void theInstancesAreReadFromTheStoreAgainOnlyAfterTheyChanged() throws Exception {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "idle");
-        try (RaftKvStore store = OneNodeStore.start(dir);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
              NamingService naming = new NamingService(store);
              ServerSocket open = listen(0)) {
             naming.register(service, new Instance(null, "127.0.0.1", open.getLocalPort(), 1, true, true, false, "DEFAULT",
