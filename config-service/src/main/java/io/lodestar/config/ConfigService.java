@@ -6,17 +6,17 @@ import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
+import io.lodestar.kv.rmw.ReadModifyWrite;
+import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Publishes, reads and deletes configs in the store's {@value #KEYSPACE} keyspace, recording every
@@ -33,14 +33,19 @@ import java.util.concurrent.TimeUnit;
 public final class ConfigService {
     public static final String KEYSPACE = ConfigKeyspaces.CONFIG;
     public static final int DEFAULT_MAX_CONTENT_BYTES = 10 << 20;
-    private static final int ATTEMPTS = 32;
+    private static final String WHAT = "the config";
 
     private final KvStore store;
+    private final ReadModifyWrite writes;
+    /** A compare-and-set publish is one attempt: losing its race means the md5 it compared changed. */
+    private final ReadModifyWrite casWrites;
     private final int maxContentBytes;
     private final ConfigHistory history;
 
     public ConfigService(KvStore store, int maxContentBytes) {
         this.store = store;
+        this.writes = new ReadModifyWrite(store);
+        this.casWrites = new ReadModifyWrite(store, 1);
         this.maxContentBytes = maxContentBytes;
         this.history = new ConfigHistory(store);
     }
@@ -62,11 +67,16 @@ public final class ConfigService {
     public CompletableFuture<Long> publish(PublishRequest request, String casMd5) {
         String md5 = checkedMd5(request.content());
         if (casMd5 == null) {
-            return publishAttempt(request, md5, null, 1);
+            return writes.run(WHAT, () -> publishAttempt(request, md5, null));
         }
         // the compare is an answer about committed state: a lagging replica's own copy may be older
         // than the md5 the client saw, so catch up first (ReadIndex; fails when no leader answers)
-        return store.linearizable().thenCompose(v -> publishAttempt(request, md5, casMd5, 1));
+        return store.linearizable().thenCompose(v -> casWrites.run(() -> publishAttempt(request, md5, casMd5),
+                () -> CompletableFuture.failedFuture(casConflict())));
+    }
+
+    private static ConfigConflictException casConflict() {
+        return new ConfigConflictException("Cas publish fail, server md5 may have changed.");
     }
 
     /** The md5 of valid content; {@link InvalidRequestException} for blank or oversized content. */
@@ -82,12 +92,12 @@ public final class ConfigService {
         return md5Hex(bytes);
     }
 
-    private CompletableFuture<Long> publishAttempt(PublishRequest request, String md5, String casMd5, int attempt) {
+    private Step<Long> publishAttempt(PublishRequest request, String md5, String casMd5) {
         ConfigKey key = request.key();
         KvEntry existing = store.get(KEYSPACE, key.storeKey());
         Config current = decode(key, existing);
         if (casMd5 != null && (current == null || !current.md5().equals(casMd5))) {
-            return CompletableFuture.failedFuture(new ConfigConflictException("Cas publish fail, server md5 may have changed."));
+            throw casConflict();
         }
         long now = System.currentTimeMillis();
         byte[] value = ConfigCodec.encode(request, md5, current == null ? now : current.createTime(), now);
@@ -99,15 +109,7 @@ public final class ConfigService {
         Command command = Command.of(List.of(guard(key, existing)),
                 List.of(Op.put(KEYSPACE, key.storeKey(), value), ConfigHistory.append(change),
                         ConfigChangeLog.appendPut(key, md5)));
-        return store.write(command).thenCompose(r -> {
-            if (r.succeeded()) {
-                return CompletableFuture.completedFuture(r.revision());
-            }
-            if (casMd5 != null) {
-                return CompletableFuture.failedFuture(new ConfigConflictException("Cas publish fail, server md5 may have changed."));
-            }
-            return retryOrGiveUp(attempt, () -> publishAttempt(request, md5, null, attempt + 1));
-        });
+        return Step.proposeForRevision(command);
     }
 
     /** This node's copy of the config, or null. */
@@ -117,23 +119,21 @@ public final class ConfigService {
 
     /** Deletes the config if present (recording it in the history); completes once durable. */
     public CompletableFuture<Void> delete(ConfigKey key, String srcIp, String srcUser) {
-        return deleteAttempt(key, srcIp, srcUser, 1);
+        return writes.run(WHAT, () -> deleteAttempt(key, srcIp, srcUser));
     }
 
-    private CompletableFuture<Void> deleteAttempt(ConfigKey key, String srcIp, String srcUser, int attempt) {
+    private Step<Void> deleteAttempt(ConfigKey key, String srcIp, String srcUser) {
         KvEntry existing = store.get(KEYSPACE, key.storeKey());
         Config current = decode(key, existing);
         if (current == null) {
-            return CompletableFuture.completedFuture(null);
+            return Step.answer(null);
         }
         HistoryEntry change = new HistoryEntry(0, key, HistoryEntry.Operation.DELETE, current.content(), current.md5(),
                 current.appName(), srcIp, srcUser, System.currentTimeMillis());
         Command command = Command.of(List.of(guard(key, existing)),
                 List.of(Op.delete(KEYSPACE, key.storeKey()), ConfigHistory.append(change),
                         ConfigChangeLog.appendDelete(key)));
-        return store.write(command).thenCompose(r -> r.succeeded()
-                ? CompletableFuture.completedFuture(null)
-                : retryOrGiveUp(attempt, () -> deleteAttempt(key, srcIp, srcUser, attempt + 1)));
+        return Step.propose(command, null);
     }
 
     /** Publishes the content a history entry holds, as a new change. */
@@ -156,10 +156,11 @@ public final class ConfigService {
      */
     public CompletableFuture<Long> publishBeta(PublishRequest request, String betaIps) {
         List<String> ips = BetaIps.parse(betaIps);
-        return publishBetaAttempt(request, checkedMd5(request.content()), ips, 1);
+        String md5 = checkedMd5(request.content());
+        return writes.run(WHAT, () -> publishBetaAttempt(request, md5, ips));
     }
 
-    private CompletableFuture<Long> publishBetaAttempt(PublishRequest request, String md5, List<String> ips, int attempt) {
+    private Step<Long> publishBetaAttempt(PublishRequest request, String md5, List<String> ips) {
         ConfigKey key = request.key();
         KvEntry existing = store.get(ConfigKeyspaces.BETA, key.storeKey());
         BetaConfig current = decodeBeta(key, existing);
@@ -168,9 +169,7 @@ public final class ConfigService {
                 current == null ? now : current.createTime(), now);
         Command command = Command.of(List.of(betaGuard(key, existing)),
                 List.of(Op.put(ConfigKeyspaces.BETA, key.storeKey(), value)));
-        return store.write(command).thenCompose(r -> r.succeeded()
-                ? CompletableFuture.completedFuture(r.revision())
-                : retryOrGiveUp(attempt, () -> publishBetaAttempt(request, md5, ips, attempt + 1)));
+        return Step.proposeForRevision(command);
     }
 
     /** This node's copy of the config's beta, or null. */
@@ -180,19 +179,17 @@ public final class ConfigService {
 
     /** Removes the config's beta if present (the stable config is untouched); completes once durable. */
     public CompletableFuture<Void> stopBeta(ConfigKey key) {
-        return stopBetaAttempt(key, 1);
+        return writes.run(WHAT, () -> stopBetaAttempt(key));
     }
 
-    private CompletableFuture<Void> stopBetaAttempt(ConfigKey key, int attempt) {
+    private Step<Void> stopBetaAttempt(ConfigKey key) {
         KvEntry existing = store.get(ConfigKeyspaces.BETA, key.storeKey());
         if (existing == null) {
-            return CompletableFuture.completedFuture(null);
+            return Step.answer(null);
         }
         Command command = Command.of(List.of(betaGuard(key, existing)),
                 List.of(Op.delete(ConfigKeyspaces.BETA, key.storeKey())));
-        return store.write(command).thenCompose(r -> r.succeeded()
-                ? CompletableFuture.completedFuture(null)
-                : retryOrGiveUp(attempt, () -> stopBetaAttempt(key, attempt + 1)));
+        return Step.propose(command, null);
     }
 
     /**
@@ -203,15 +200,15 @@ public final class ConfigService {
      * {@code dataId} if the config has no beta.
      */
     public CompletableFuture<Long> promoteBeta(ConfigKey key, String srcIp, String srcUser) {
-        return promoteBetaAttempt(key, srcIp, srcUser, 1);
+        return writes.run(WHAT, () -> promoteBetaAttempt(key, srcIp, srcUser));
     }
 
-    private CompletableFuture<Long> promoteBetaAttempt(ConfigKey key, String srcIp, String srcUser, int attempt) {
+    private Step<Long> promoteBetaAttempt(ConfigKey key, String srcIp, String srcUser) {
         KvEntry betaEntry = store.get(ConfigKeyspaces.BETA, key.storeKey());
         BetaConfig beta = decodeBeta(key, betaEntry);
         if (beta == null) {
-            return CompletableFuture.failedFuture(new InvalidRequestException("dataId",
-                    "no beta of " + key.dataId() + " in group " + key.group() + " to promote"));
+            throw new InvalidRequestException("dataId",
+                    "no beta of " + key.dataId() + " in group " + key.group() + " to promote");
         }
         KvEntry existing = store.get(KEYSPACE, key.storeKey());
         Config current = decode(key, existing);
@@ -228,9 +225,7 @@ public final class ConfigService {
         Command command = Command.of(List.of(guard(key, existing), betaGuard(key, betaEntry)),
                 List.of(Op.put(KEYSPACE, key.storeKey(), value), Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
                         ConfigHistory.append(change), ConfigChangeLog.appendPut(key, beta.md5())));
-        return store.write(command).thenCompose(r -> r.succeeded()
-                ? CompletableFuture.completedFuture(r.revision())
-                : retryOrGiveUp(attempt, () -> promoteBetaAttempt(key, srcIp, srcUser, attempt + 1)));
+        return Step.proposeForRevision(command);
     }
 
     private static Compare betaGuard(ConfigKey key, KvEntry existing) {
@@ -243,18 +238,6 @@ public final class ConfigService {
 
     private static Compare guard(ConfigKey key, KvEntry existing) {
         return Compare.modRevision(KEYSPACE, key.storeKey(), existing == null ? 0 : existing.modRevision());
-    }
-
-    private static <T> CompletableFuture<T> retryOrGiveUp(int attempt,
-                                                          java.util.function.Supplier<CompletableFuture<T>> again) {
-        if (attempt >= ATTEMPTS) {
-            return CompletableFuture.failedFuture(new StoreUnavailableException(
-                    "the config changed under " + ATTEMPTS + " attempts in a row; try again"));
-        }
-        // a short random pause, so writers racing for one config do not keep colliding in step
-        long pauseMicros = java.util.concurrent.ThreadLocalRandom.current().nextLong(100, 500L * Math.min(attempt, 8));
-        return CompletableFuture.supplyAsync(again, CompletableFuture.delayedExecutor(pauseMicros, TimeUnit.MICROSECONDS))
-                .thenCompose(f -> f);
     }
 
     private static Config decode(ConfigKey key, KvEntry e) {

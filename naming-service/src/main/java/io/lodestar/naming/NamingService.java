@@ -2,7 +2,8 @@ package io.lodestar.naming;
 
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.StoreUnavailableException;
+import io.lodestar.kv.rmw.ReadModifyWrite;
+import io.lodestar.kv.rmw.Step;
 import io.lodestar.naming.distro.Distro;
 import io.lodestar.naming.distro.DistroRing;
 import io.lodestar.naming.distro.EphemeralWrite;
@@ -87,6 +88,7 @@ public final class NamingService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NamingService.class);
     /** Change-feed events buffered for the registry before it falls back to a resync. */
     static final int FEED_CAPACITY = 65_536;
+    /** Attempts at deleting a service before giving up, each after a fresh emptiness check. */
     private static final int DELETE_ATTEMPTS = 8;
 
     private final Clock clock;
@@ -97,6 +99,7 @@ public final class NamingService implements AutoCloseable {
     private final Distro distro;
     private final PersistentInstances persistent;
     private final ServiceRecords records;
+    private final ReadModifyWrite serviceDeletes;
     private final PersistentFeed persistentFeed;
     private final AutoCloseable feedSubscription;
 
@@ -124,6 +127,7 @@ public final class NamingService implements AutoCloseable {
         this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), this::ephemeralChanged);
         this.persistent = new PersistentInstances(store);
         this.records = new ServiceRecords(store);
+        this.serviceDeletes = new ReadModifyWrite(store, DELETE_ATTEMPTS);
         this.distro = new Distro(store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally,
                 options.distro()).start();
         this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible);
@@ -517,39 +521,30 @@ public final class NamingService implements AutoCloseable {
      * that moment (readers treat a service with instances as existing regardless).
      */
     public CompletableFuture<Void> deleteService(ServiceKey service) {
-        return confirmingAbsence(() -> deleteAttempt(service, 1));
+        return confirmingAbsence(() -> serviceDeletes.run("service " + service.groupedName(), () -> deleteAttempt(service))
+                .thenCompose(deleted -> deleted.isEmpty() || !persistent.any(service)
+                        ? CompletableFuture.<Void>completedFuture(null)
+                        : records.putIfAbsent(service, deleted.get().spec(), deleted.get().defined())
+                                .thenCompose(restored -> CompletableFuture.failedFuture(new ServiceNotEmptyException(service)))));
     }
 
-    private CompletableFuture<Void> deleteAttempt(ServiceKey service, int attempt) {
+    /** Deletes the stored definition, if any, guarded on its revision; answers with what it deleted. */
+    private Step<Optional<ServiceRecords.StoredSpec>> deleteAttempt(ServiceKey service) {
         Optional<ServiceRecords.StoredSpec> stored = records.get(service);
         if (ephemeral.hasInstances(service) || persistent.any(service)) {
-            return CompletableFuture.failedFuture(new ServiceNotEmptyException(service));
+            throw new ServiceNotEmptyException(service);
         }
         EphemeralRegistry.RemoveOutcome removed = ephemeral.removeIfEmpty(service);
         if (removed == EphemeralRegistry.RemoveOutcome.NOT_EMPTY) {
-            return CompletableFuture.failedFuture(new ServiceNotEmptyException(service));
+            throw new ServiceNotEmptyException(service);
         }
         if (stored.isEmpty()) {
-            return removed == EphemeralRegistry.RemoveOutcome.REMOVED
-                    ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(new ServiceNotFoundException(service));
+            if (removed != EphemeralRegistry.RemoveOutcome.REMOVED) {
+                throw new ServiceNotFoundException(service);
+            }
+            return Step.answer(Optional.empty());
         }
-        ServiceSpec spec = stored.get().spec();
-        boolean defined = stored.get().defined();
-        return records.delete(service, stored.get().modRevision()).thenCompose(deleted -> {
-            if (!deleted) {
-                // the definition was edited meanwhile: look again
-                return attempt >= DELETE_ATTEMPTS
-                        ? CompletableFuture.failedFuture(new StoreUnavailableException("service " + service.groupedName()
-                                + " changed under " + DELETE_ATTEMPTS + " delete attempts in a row; try again"))
-                        : deleteAttempt(service, attempt + 1);
-            }
-            if (!persistent.any(service)) {
-                return CompletableFuture.completedFuture(null);
-            }
-            return records.putIfAbsent(service, spec, defined).thenCompose(restored ->
-                    CompletableFuture.failedFuture(new ServiceNotEmptyException(service)));
-        });
+        return Step.propose(ServiceRecords.deletion(service, stored.get().modRevision()), stored);
     }
 
     /** Whether {@link #service} would find the service, without reading its instances. */

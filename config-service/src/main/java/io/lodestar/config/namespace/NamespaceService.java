@@ -6,6 +6,8 @@ import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
+import io.lodestar.kv.rmw.ReadModifyWrite;
+import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,9 +40,11 @@ public final class NamespaceService {
     private static final int UPDATE_ATTEMPTS = 5;
 
     private final KvStore store;
+    private final ReadModifyWrite updates;
 
     public NamespaceService(KvStore store) {
         this.store = store;
+        this.updates = new ReadModifyWrite(store, UPDATE_ATTEMPTS);
     }
 
     /**
@@ -102,26 +106,19 @@ public final class NamespaceService {
         checkName("namespaceShowName", name);
         checkDesc(desc);
         // caught up first: a namespace created through another node may not be applied here yet
-        return store.linearizable().thenCompose(v -> update(id, name, desc, UPDATE_ATTEMPTS));
+        return store.linearizable().thenCompose(v -> updates.run(() -> updateAttempt(id, name, desc),
+                // edited by others every time we tried: theirs stand, ours is a lost race
+                () -> CompletableFuture.completedFuture(false)));
     }
 
-    private CompletableFuture<Boolean> update(String id, String name, String desc, int attemptsLeft) {
+    private Step<Boolean> updateAttempt(String id, String name, String desc) {
         KvEntry e = store.get(KEYSPACE, key(id));
         if (e == null) {
-            return CompletableFuture.completedFuture(false);
+            return Step.answer(false);
         }
         Namespace old = NamespaceCodec.decode(id, e.value());
         byte[] value = NamespaceCodec.encode(new Namespace(id, name, desc, old.createTime(), System.currentTimeMillis()));
-        return store.write(Command.putIfRevision(KEYSPACE, key(id), value, e.modRevision())).thenCompose(r -> {
-            if (r.succeeded()) {
-                return CompletableFuture.completedFuture(true);
-            }
-            if (attemptsLeft <= 1) {
-                // Edited by others every time we tried: theirs stand, ours is a lost race.
-                return CompletableFuture.completedFuture(false);
-            }
-            return update(id, name, desc, attemptsLeft - 1);
-        });
+        return Step.propose(Command.putIfRevision(KEYSPACE, key(id), value, e.modRevision()), true);
     }
 
     /**

@@ -5,6 +5,8 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
+import io.lodestar.kv.rmw.ReadModifyWrite;
+import io.lodestar.kv.rmw.Step;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
@@ -30,9 +32,11 @@ public final class PersistentInstances {
     private static final String KEYSPACE = NamingKeyspaces.INSTANCE;
 
     private final KvStore store;
+    private final ReadModifyWrite writes;
 
     public PersistentInstances(KvStore store) {
         this.store = store;
+        this.writes = new ReadModifyWrite(store);
     }
 
     /** An instance with the service it belongs to. */
@@ -92,16 +96,12 @@ public final class PersistentInstances {
         if (instance.ephemeral() || instance.instanceId() == null) {
             throw new IllegalArgumentException("only persistent instances with an id are stored");
         }
-        return putAttempt(service, instance, precheck, replacing, 1, false);
+        return writes.run("service " + service, () -> putAttempt(service, instance, precheck, replacing));
     }
 
-    private CompletableFuture<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
-                                               BinaryOperator<Instance> replacing, int attempt, boolean replicaConfirmed) {
-        try {
-            precheck.run();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+    private Step<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
+                                  BinaryOperator<Instance> replacing) {
+        precheck.run();
         byte[] serviceKey = StoreKeys.service(service);
         byte[] instanceKey = StoreKeys.instance(service, instance.address());
         KvEntry definition = store.get(NamingKeyspaces.SERVICE, serviceKey);
@@ -124,15 +124,10 @@ public final class PersistentInstances {
             // subscribers), as for a client re-registering on restart. This replica may lag (a
             // deregistration another node acknowledged not applied here yet), so that answer is given
             // only on a copy confirmed current by a ReadIndex; otherwise it is decided again on one.
-            return replicaConfirmed ? CompletableFuture.completedFuture(null)
-                    : store.linearizable().thenCompose(current -> putAttempt(service, instance, precheck, replacing,
-                            attempt, true));
+            return Step.answerIfCurrent(null);
         }
         ops.add(Op.put(KEYSPACE, instanceKey, encoded));
-        return store.write(Command.of(compares, ops)).thenCompose(r -> r.succeeded()
-                ? CompletableFuture.<Void>completedFuture(null)
-                : Retry.again(attempt, "service " + service,
-                        () -> putAttempt(service, instance, precheck, replacing, attempt + 1, false)));
+        return Step.propose(Command.of(compares, ops), null);
     }
 
     /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
@@ -147,32 +142,24 @@ public final class PersistentInstances {
      */
     public CompletableFuture<Optional<Edit>> modify(ServiceKey service, InstanceAddress address,
                                                     UnaryOperator<Instance> change) {
-        return modifyAttempt(service, address, change, 1);
+        return writes.run("instance " + address, () -> modifyAttempt(service, address, change));
     }
 
-    private CompletableFuture<Optional<Edit>> modifyAttempt(ServiceKey service, InstanceAddress address,
-                                                            UnaryOperator<Instance> change, int attempt) {
+    private Step<Optional<Edit>> modifyAttempt(ServiceKey service, InstanceAddress address, UnaryOperator<Instance> change) {
         byte[] key = StoreKeys.instance(service, address);
         KvEntry e = store.get(KEYSPACE, key);
         if (e == null) {
-            return CompletableFuture.completedFuture(Optional.empty());
+            return Step.answer(Optional.empty());
         }
         Instance before = InstanceCodec.decode(address, e.value());
-        Instance after;
-        try {
-            after = change.apply(before);
-        } catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
+        Instance after = change.apply(before);
         if (!after.address().equals(address) || after.ephemeral()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("an edit may not move an instance or change its kind"));
+            throw new IllegalArgumentException("an edit may not move an instance or change its kind");
         }
+        Optional<Edit> edit = Optional.of(new Edit(before, after));
         if (after.equals(before)) {
-            return CompletableFuture.completedFuture(Optional.of(new Edit(before, after)));
+            return Step.answer(edit);
         }
-        return store.write(Command.putIfRevision(KEYSPACE, key, InstanceCodec.encode(after), e.modRevision()))
-                .thenCompose(r -> r.succeeded()
-                        ? CompletableFuture.completedFuture(Optional.of(new Edit(before, after)))
-                        : Retry.again(attempt, "instance " + address, () -> modifyAttempt(service, address, change, attempt + 1)));
+        return Step.propose(Command.putIfRevision(KEYSPACE, key, InstanceCodec.encode(after), e.modRevision()), edit);
     }
 }

@@ -5,6 +5,8 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
+import io.lodestar.kv.rmw.ReadModifyWrite;
+import io.lodestar.kv.rmw.Step;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.ServiceSpec;
@@ -24,9 +26,11 @@ public final class ServiceRecords {
     private static final String KEYSPACE = NamingKeyspaces.SERVICE;
 
     private final KvStore store;
+    private final ReadModifyWrite writes;
 
     public ServiceRecords(KvStore store) {
         this.store = store;
+        this.writes = new ReadModifyWrite(store);
     }
 
     /**
@@ -51,23 +55,15 @@ public final class ServiceRecords {
      * may run more than once. Completes with the stored spec.
      */
     public CompletableFuture<ServiceSpec> update(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
-        return updateAttempt(service, change, 1);
+        return writes.run("service " + service, () -> updateAttempt(service, change));
     }
 
-    private CompletableFuture<ServiceSpec> updateAttempt(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change,
-                                                         int attempt) {
+    private Step<ServiceSpec> updateAttempt(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
         byte[] key = StoreKeys.service(service);
         KvEntry e = store.get(KEYSPACE, key);
-        ServiceSpec next;
-        try {
-            next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
-        } catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
-        return store.write(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next, true), e == null ? 0 : e.modRevision()))
-                .thenCompose(r -> r.succeeded()
-                        ? CompletableFuture.completedFuture(next)
-                        : Retry.again(attempt, "service " + service, () -> updateAttempt(service, change, attempt + 1)));
+        ServiceSpec next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
+        return Step.propose(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next, true),
+                e == null ? 0 : e.modRevision()), next);
     }
 
     /** Stores {@code spec} only if the service has no definition; completes with whether it did. */
@@ -76,13 +72,10 @@ public final class ServiceRecords {
                 .thenApply(r -> r.succeeded());
     }
 
-    /** Deletes the definition if it is still at {@code modRevision}; completes with whether it did. */
-    public CompletableFuture<Boolean> delete(ServiceKey service, long modRevision) {
+    /** The command deleting the definition if it is still at {@code modRevision}, for a {@link ReadModifyWrite}. */
+    public static Command deletion(ServiceKey service, long modRevision) {
         byte[] key = StoreKeys.service(service);
-        return store.write(Command.of(
-                        List.of(Compare.modRevision(KEYSPACE, key, modRevision)),
-                        List.of(Op.delete(KEYSPACE, key))))
-                .thenApply(r -> r.succeeded());
+        return Command.of(List.of(Compare.modRevision(KEYSPACE, key, modRevision)), List.of(Op.delete(KEYSPACE, key)));
     }
 
     /** The services with a definition in a group of a namespace. */
