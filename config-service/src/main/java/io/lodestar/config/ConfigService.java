@@ -12,9 +12,6 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -89,7 +86,7 @@ public final class ConfigService {
             throw new InvalidRequestException("content", bytes.length + " bytes exceeds the limit of "
                     + maxContentBytes + " bytes (" + (maxContentBytes >> 20) + " MiB)");
         }
-        return md5Hex(bytes);
+        return ContentMd5.of(bytes);
     }
 
     private Step<Long> publishAttempt(PublishRequest request, String md5, String casMd5) {
@@ -242,13 +239,5 @@ public final class ConfigService {
 
     private static Config decode(ConfigKey key, KvEntry e) {
         return e == null ? null : ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
-    }
-
-    public static String md5Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -54,7 +54,7 @@ class ConfigSizeLimitTest {
         configs.promoteBeta(key, "127.0.0.1", null).get(30, TimeUnit.SECONDS);
         assertEquals(second, configs.get(key).content());
 
-        String firstMd5 = ConfigService.md5Hex(first.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String firstMd5 = ContentMd5.of(first);
         long firstId = configs.history().list(key, 1, 10).items().stream()
                 .filter(h -> h.md5().equals(firstMd5)).findFirst().orElseThrow().id();
         configs.rollback(key, firstId, "127.0.0.1", null).get(30, TimeUnit.SECONDS);

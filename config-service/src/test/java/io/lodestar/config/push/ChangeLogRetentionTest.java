@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.ContentMd5;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.OneNodeStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,7 +122,7 @@ class ChangeLogRetentionTest {
                     .collect(Collectors.toMap(ConfigChangeLog.Change::key, c -> c));
             assertEquals(2, byKey.size(), "no notice for the config unchanged since: " + session.all());
             assertEquals(lastUpdate, byKey.get(updated).revision());
-            assertEquals(ConfigService.md5Hex("new".getBytes(StandardCharsets.UTF_8)), byKey.get(updated).md5());
+            assertEquals(ContentMd5.of("new"), byKey.get(updated).md5());
             assertTrue(byKey.get(removed).deleted());
         }
     }

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.ContentMd5;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.OneNodeStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,7 +115,7 @@ class PushHubTest {
     }
 
     private static String md5(String content) {
-        return ConfigService.md5Hex(content.getBytes(StandardCharsets.UTF_8));
+        return ContentMd5.of(content);
     }
 
     private static List<PushHub.Subscription> keys(ConfigKey... keys) {
