@@ -10,6 +10,7 @@ import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -85,9 +86,11 @@ class HistoryRetentionTest {
         publish(c, "c0");
         publish(c, "c1");
         publish(d, "d0");
-        Thread.sleep(30);
+        // entries are stamped with the wall clock in ms: the boundary falls strictly between them
+        long lastOld = System.currentTimeMillis();
+        Await.until("the clock past the older entries", () -> System.currentTimeMillis() > lastOld);
         long boundary = System.currentTimeMillis();
-        Thread.sleep(30);
+        Await.until("the clock past the boundary", () -> System.currentTimeMillis() > boundary);
         publish(c, "c2");
         List<Long> keptC = ids(c).subList(0, 1);
         Duration maxAge = Duration.ofDays(30);
@@ -133,13 +136,7 @@ class HistoryRetentionTest {
         try (HistoryRetention retention = new HistoryRetention(store,
                 new HistoryRetention.Settings(Duration.ofDays(30), 2, Duration.ofMillis(50), 500), Clock.systemUTC())
                 .start()) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (ids(e).size() != 2) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("not trimmed: " + ids(e));
-                }
-                Thread.sleep(20);
-            }
+            Await.until("trimmed to the newest two", () -> ids(e).size() == 2, () -> ids(e));
         }
     }
 }

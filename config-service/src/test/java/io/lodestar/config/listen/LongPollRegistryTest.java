@@ -10,8 +10,10 @@ import io.lodestar.config.ConfigService;
 import io.lodestar.config.ContentMd5;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +32,8 @@ class LongPollRegistryTest {
     /** Short floor for the tests that wait for a timeout; Nacos's own is 10 s. */
     private static final long FLOOR_MS = 300;
     private static final long WAIT_S = 10;
+    /** How long a poll that must not be answered is watched. */
+    private static final Duration QUIET = Duration.ofMillis(200);
     /** The address polls come from unless a test says otherwise. */
     private static final String CLIENT = "10.0.0.1";
 
@@ -260,16 +264,14 @@ class LongPollRegistryTest {
             publishBeta(key, "beta", CLIENT);
             assertEquals(List.of(key), listed.get(WAIT_S, TimeUnit.SECONDS));
             // both polls were checked on the same feed event, so the other one's fate is already decided
-            Thread.sleep(200);
-            assertFalse(notListed.isDone(), "a client not listed keeps waiting");
+            Await.holdsFor(QUIET, "a client not listed keeps waiting", () -> !notListed.isDone());
 
             CompletableFuture<List<ConfigKey>> onBeta = registry.poll(List.of(new ListeningEntry(key, md5("beta"))),
                     CLIENT, 60_000, false);
             assertFalse(onBeta.isDone());
             configs.stopBeta(key).get(WAIT_S, TimeUnit.SECONDS);
             assertEquals(List.of(key), onBeta.get(WAIT_S, TimeUnit.SECONDS), "back to the stable content");
-            Thread.sleep(200);
-            assertFalse(notListed.isDone(), "stopping a beta changes nothing for clients not listed");
+            Await.holdsFor(QUIET, "stopping a beta changes nothing for clients not listed", () -> !notListed.isDone());
         }
     }
 
@@ -285,8 +287,7 @@ class LongPollRegistryTest {
                     "10.9.9.9", 60_000, false);
             configs.promoteBeta(key, null, null).get(WAIT_S, TimeUnit.SECONDS);
             assertEquals(List.of(key), notListed.get(WAIT_S, TimeUnit.SECONDS));
-            Thread.sleep(200);
-            assertFalse(listed.isDone(), "the listed client already holds the promoted content");
+            Await.holdsFor(QUIET, "the listed client already holds the promoted content", () -> !listed.isDone());
             assertEquals("beta", configs.get(key).content());
             assertEquals(null, configs.getBeta(key));
         }

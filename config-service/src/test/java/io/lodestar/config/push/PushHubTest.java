@@ -10,8 +10,10 @@ import io.lodestar.config.ConfigService;
 import io.lodestar.config.ContentMd5;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PushHubTest {
     private static final long WAIT_S = 10;
+    /** How long a session that must hear nothing more is watched. */
+    private static final Duration QUIET = Duration.ofMillis(200);
 
     @TempDir
     static Path dir;
@@ -95,14 +99,8 @@ class PushHubTest {
             return notices().stream().map(ConfigChangeLog.Change::revision).toList();
         }
 
-        void awaitUntil(String what, Predicate<Recorder> check) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (!check.test(this)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("timed out waiting for " + what + "; got " + all());
-                }
-                Thread.sleep(10);
-            }
+        void awaitUntil(String what, Predicate<Recorder> check) {
+            Await.until(what, () -> check.test(this), () -> "; got " + all());
         }
     }
 
@@ -165,21 +163,18 @@ class PushHubTest {
                 }
             });
             Recorder session = new Recorder();
-            while (true) {
+            Await.until("50 changes published", () -> {
                 synchronized (published) {
-                    if (published.size() >= 50) {
-                        break;
-                    }
+                    return published.size() >= 50;
                 }
-                Thread.sleep(1);
-            }
+            });
             hub.subscribe(session, keys(key), first);
             writer.get(60, TimeUnit.SECONDS);
             long last = published.get(published.size() - 1);
             session.awaitUntil("every change", s -> !s.notices().isEmpty()
                     && s.notices().get(s.notices().size() - 1).revision() >= last);
-            Thread.sleep(200); // a duplicate would arrive now
-            assertEquals(published, session.revisions(), "every change after the given revision, once, in order");
+            Await.holdsFor(QUIET, "every change after the given revision, once, in order",
+                    () -> published.equals(session.revisions()), session::revisions);
         }
     }
 
@@ -222,8 +217,8 @@ class PushHubTest {
             Recorder current = new Recorder();
             hub.subscribe(current, List.of(new PushHub.Subscription(key, md5("now"))), null);
             current.awaitUntil("the ack", s -> s.all().size() == 1);
-            Thread.sleep(100);
-            assertEquals(List.of(), current.notices());
+            Await.holdsFor(QUIET, "no notice for a config the client holds current", () -> current.notices().isEmpty(),
+                    current::notices);
         }
     }
 
@@ -237,8 +232,8 @@ class PushHubTest {
             session.awaitUntil("the change", s -> s.notices().size() == 1);
             hub.unsubscribe(session, List.of(key));
             publish(key, "v2");
-            Thread.sleep(200);
-            assertEquals(List.of(r1), session.revisions());
+            Await.holdsFor(QUIET, "no notice after the unsubscribe", () -> List.of(r1).equals(session.revisions()),
+                    session::revisions);
         }
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,16 +103,6 @@ class UdpPusherTest {
         s.send(new DatagramPacket(ack, ack.length, p.from()));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
-
     @Test
     void aChangeIsPushedAsADomPacketAndAnAckStopsTheResends() throws Exception {
         UdpPusher pusher = pusher(3, Duration.ofMinutes(1));
@@ -127,7 +117,7 @@ class UdpPusherTest {
         assertEquals(1, push.data().get("version").asInt());
         assertEquals(pusher.localAddress().getPort(), push.from().getPort(), "sent from the push channel");
         ack(client, push);
-        await("the ack counted", () -> pusher.stats().acks() == 1);
+        Await.until("the ack counted", () -> pusher.stats().acks() == 1);
         assertEquals(0, pusher.stats().pending());
         Push extra = receive(client, RESEND.multipliedBy(4));
         assertTrue(extra == null, "no resend after the ack: " + (extra == null ? "" : extra.packet()));
@@ -146,7 +136,7 @@ class UdpPusherTest {
             assertArrayEquals(first.raw(), again.raw(), "a resend is the same datagram, same id");
         }
         assertTrue(receive(client, RESEND.multipliedBy(4)) == null, "no third resend");
-        await("the push given up", () -> pusher.stats().failures() == 1 && pusher.stats().pending() == 0);
+        Await.until("the push given up", () -> pusher.stats().failures() == 1 && pusher.stats().pending() == 0);
         assertEquals(2, pusher.stats().resends());
     }
 
@@ -231,7 +221,7 @@ class UdpPusherTest {
         DatagramSocket client = client();
         pusher.subscribe(SERVICE, "", LOOPBACK, client.getLocalPort());
         assertEquals(1, pusher.stats().subscribers());
-        await("the subscriber expired", () -> pusher.stats().subscribers() == 0);
+        Await.until("the subscriber expired", () -> pusher.stats().subscribers() == 0);
         pusher.serviceChanged(SERVICE);
         assertTrue(receive(client, RESEND.multipliedBy(3)) == null, "no push to an expired subscriber");
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -55,13 +56,13 @@ class FollowerDiskFullTest {
             fill(ballast, Files.getFileStore(fullDir).getUsableSpace() - RESERVE + (4L << 20));
             c.putMany(leader, "while-full", 200);
             RaftKvStore full = c.node(FULL);
-            TestCluster.await(Duration.ofSeconds(5), () -> !full.readiness().ready(), "the full node to say why");
+            Await.until(Duration.ofSeconds(5), "the full node to say why", () -> !full.readiness().ready());
             assertTrue(full.readiness().reason().contains("disk nearly full"), full.readiness().reason());
             assertEquals("FOLLOWER", full.status().state(), "the full node still follows (not halted)");
             assertNull(c.value(FULL, "while-full199"), "the full node took no entry");
 
             Files.delete(ballast);
-            TestCluster.await(Duration.ofSeconds(20), () -> full.readiness().ready(), "ready again once space is freed");
+            Await.until(Duration.ofSeconds(20), "ready again once space is freed", () -> full.readiness().ready());
             c.awaitIdentical();
             assertEquals("v-while-full199", c.value(FULL, "while-full199"));
             assertFalse(full.status().state().contains("ERROR"), full.status().state());

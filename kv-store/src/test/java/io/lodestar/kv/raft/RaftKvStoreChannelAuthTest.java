@@ -12,6 +12,7 @@ import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,13 +45,13 @@ class RaftKvStoreChannelAuthTest {
             c.startNode(1);
             int leader = c.awaitLeader();
             // nodes 0 and 1 publish their HTTP addresses through the store: let that settle first
-            TestCluster.await(Duration.ofSeconds(20), () -> c.node(leader).cluster().members().stream()
-                    .filter(m -> !m.address().equals(c.peer(2))).allMatch(m -> m.httpAddress() != null),
-                    "nodes 0 and 1 to publish their HTTP addresses");
+            Await.until(Duration.ofSeconds(20), "nodes 0 and 1 to publish their HTTP addresses",
+                    () -> c.node(leader).cluster().members().stream()
+                    .filter(m -> !m.address().equals(c.peer(2))).allMatch(m -> m.httpAddress() != null));
             c.startNode(2);
             c.put(leader, "before", "v");
-            TestCluster.await(Duration.ofSeconds(20), () -> "v".equals(c.value(2, "before")),
-                    "node 2 to replicate through Raft");
+            Await.until(Duration.ofSeconds(20), "node 2 to replicate through Raft",
+                    () -> "v".equals(c.value(2, "before")));
             long revision = c.node(leader).revision();
 
             long t0 = System.nanoTime();
@@ -66,7 +67,7 @@ class RaftKvStoreChannelAuthTest {
                 WriteResult ok = c.put(i, "from-" + i, "v");
                 assertTrue(ok.succeeded());
             }
-            TestCluster.await(Duration.ofSeconds(20), () -> "v".equals(c.value(2, "from-1")), "node 2 to replicate");
+            Await.until(Duration.ofSeconds(20), "node 2 to replicate", () -> "v".equals(c.value(2, "from-1")));
             c.awaitIdentical();
             for (int i = 0; i < 3; i++) {
                 assertNull(c.value(i, "from-2"), "the refused write reached node " + i);

@@ -17,6 +17,7 @@ import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.rocks.RocksEngine;
+import io.lodestar.kv.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,14 +132,15 @@ class RaftKvStoreClusterTest {
     void clusterViewShowsOneLeaderAndMarksAStoppedLeaderUnreachable() {
         try (TestCluster c = TestCluster.start(dir, 3)) {
             int leader = c.awaitStable();
-            TestCluster.await(Duration.ofSeconds(10), () -> {
+            String healthy = "every view: leader " + c.peer(leader) + ", one LEADER, two FOLLOWERs, http addresses";
+            Await.until(Duration.ofSeconds(10), healthy, () -> {
                 for (int i = 0; i < 3; i++) {
                     if (!viewIsHealthy(c, c.node(i).cluster(), i, leader, List.of(0, 1, 2))) {
                         return false;
                     }
                 }
                 return true;
-            }, "every view: leader " + c.peer(leader) + ", one LEADER, two FOLLOWERs, http addresses");
+            });
             for (int i = 0; i < 3; i++) {
                 ClusterView v = c.node(i).cluster();
                 assertEquals(c.peer(i), v.self());
@@ -150,12 +152,13 @@ class RaftKvStoreClusterTest {
             int next = c.awaitLeader();
             assertTrue(next != leader);
             List<Integer> alive = List.of(0, 1, 2).stream().filter(i -> i != leader).toList();
-            TestCluster.await(Duration.ofSeconds(10), () -> alive.stream().allMatch(i -> {
+            String agreed = "the survivors to agree on leader " + c.peer(next) + " and show " + c.peer(leader) + " UNREACHABLE";
+            Await.until(Duration.ofSeconds(10), agreed, () -> alive.stream().allMatch(i -> {
                 ClusterView v = c.node(i).cluster();
                 return c.peer(next).equals(v.leader())
                         && stateOf(v, c.peer(leader)) == MemberState.UNREACHABLE
                         && viewIsHealthy(c, v, i, next, alive);
-            }), "the survivors to agree on leader " + c.peer(next) + " and show " + c.peer(leader) + " UNREACHABLE");
+            }));
             for (int i : alive) {
                 ClusterView v = c.node(i).cluster();
                 assertEquals(TestCluster.httpAddress(leader), v.members().stream()

@@ -18,6 +18,7 @@ import io.lodestar.kv.cluster.MemberState;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,10 +61,10 @@ class RaftKvStoreFailoverTest {
             int leader = c.awaitStable();
             if (!crash) {
                 // the leader hands over to a member it has seen as FOLLOWER
-                TestCluster.await(Duration.ofSeconds(10), () -> c.node(leader).cluster().members().stream()
+                Await.until(Duration.ofSeconds(10), "the leader to see both others as followers",
+                        () -> c.node(leader).cluster().members().stream()
                         .filter(m -> !m.address().equals(c.peer(leader)))
-                        .allMatch(m -> m.state() == MemberState.FOLLOWER),
-                        "the leader to see both others as followers");
+                        .allMatch(m -> m.state() == MemberState.FOLLOWER));
             }
             WriteLoad load = new WriteLoad(c, CLIENTS, 15_000).start();
             try {
@@ -94,7 +95,7 @@ class RaftKvStoreFailoverTest {
     }
 
     private static void runAndStopLeader(TestCluster c, WriteLoad load, int leader, boolean crash) {
-        TestCluster.await(Duration.ofSeconds(20), () -> load.acknowledged() >= 100, "100 acknowledged writes");
+        Await.until(Duration.ofSeconds(20), "100 acknowledged writes", () -> load.acknowledged() >= 100);
         long stopping = System.nanoTime();
         if (crash) {
             c.haltNode(leader);
@@ -105,14 +106,14 @@ class RaftKvStoreFailoverTest {
                     "close() of the leader returned before another node led");
         }
         long stopped = System.nanoTime();
-        TestCluster.await(Duration.ofSeconds(10), () -> load.lastAcknowledgedStart() > stopped,
-                "a write started after the leader stopped to be acknowledged");
+        Await.until(Duration.ofSeconds(10), "a write started after the leader stopped to be acknowledged",
+                () -> load.lastAcknowledgedStart() > stopped);
         System.out.printf("leader %s %s in %d ms; writes resumed %d ms after it began to stop%n",
                 c.peer(leader), crash ? "halted" : "closed", ms(stopped - stopping),
                 ms(System.nanoTime() - stopping));
         int resumed = load.acknowledged();
-        TestCluster.await(Duration.ofSeconds(20), () -> load.acknowledged() >= resumed + 100,
-                "100 more acknowledged writes on the new leader");
+        Await.until(Duration.ofSeconds(20), "100 more acknowledged writes on the new leader",
+                () -> load.acknowledged() >= resumed + 100);
     }
 
     private static void checkAgainstHistory(TestCluster c, WriteLoad load, List<Integer> nodes) {
@@ -162,11 +163,12 @@ class RaftKvStoreFailoverTest {
             assertInstanceOf(KvException.class, e1.getCause());
             assertTrue(ms(System.nanoTime() - t0) < requestTimeoutMs + 2500, "took " + ms(System.nanoTime() - t0) + " ms");
 
-            TestCluster.await(Duration.ofSeconds(5), () -> !c.node(survivor).readiness().ready(), "survivor not ready");
+            Await.until(Duration.ofSeconds(5), "survivor not ready", () -> !c.node(survivor).readiness().ready());
             Readiness r = c.node(survivor).readiness();
             assertNotNull(r.reason());
             assertTrue(r.reason().contains("leader"), r.reason());
-            TestCluster.await(Duration.ofSeconds(5), () -> c.node(survivor).cluster().leader() == null, "no leader in the view");
+            Await.until(Duration.ofSeconds(5), "no leader in the view",
+                    () -> c.node(survivor).cluster().leader() == null);
 
             long t1 = System.nanoTime();
             CompletableFuture<WriteResult> second = c.node(survivor).write(Command.put(KS, bytes("w2"), bytes("v")));
@@ -198,10 +200,10 @@ class RaftKvStoreFailoverTest {
     void leaderClosedRightAfterAFollowerStillHandsOverPromptly() {
         try (TestCluster c = TestCluster.start(dir, 5)) {
             int leader = c.awaitStable();
-            TestCluster.await(Duration.ofSeconds(10), () -> c.node(leader).cluster().members().stream()
+            Await.until(Duration.ofSeconds(10), "the leader to see every other member as follower",
+                    () -> c.node(leader).cluster().members().stream()
                     .filter(m -> !m.address().equals(c.peer(leader)))
-                    .allMatch(m -> m.state() == MemberState.FOLLOWER),
-                    "the leader to see every other member as follower");
+                    .allMatch(m -> m.state() == MemberState.FOLLOWER));
             // members are tried in configuration order: stop the first follower in it
             c.stopNode(c.other(leader));
             long t0 = System.nanoTime();
@@ -224,7 +226,7 @@ class RaftKvStoreFailoverTest {
             int survivor = c.awaitStable();
             c.stopNode(c.other(survivor));
             c.stopNode(c.other(survivor));
-            TestCluster.await(Duration.ofSeconds(5), () -> c.node(survivor).cluster().leader() == null, "no leader");
+            Await.until(Duration.ofSeconds(5), "no leader", () -> c.node(survivor).cluster().leader() == null);
             RaftKvStore node = c.node(survivor);
             CompletableFuture<WriteResult> waiting = node.write(Command.put(KS, bytes("w"), bytes("v")));
             assertFalse(waiting.isDone());

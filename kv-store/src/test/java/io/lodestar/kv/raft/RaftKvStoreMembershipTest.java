@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,9 +41,9 @@ class RaftKvStoreMembershipTest {
 
             c.startNode(3);
             c.node(follower).admin().addMember(c.peer(3)).get(30, TimeUnit.SECONDS);
-            TestCluster.await(Duration.ofSeconds(20), () -> "v1".equals(c.value(3, "before")), "the new member to catch up");
+            Await.until(Duration.ofSeconds(20), "the new member to catch up", () -> "v1".equals(c.value(3, "before")));
             c.put(leader, "after", "v2");
-            TestCluster.await(Duration.ofSeconds(20), () -> "v2".equals(c.value(3, "after")), "the new member to replicate");
+            Await.until(Duration.ofSeconds(20), "the new member to replicate", () -> "v2".equals(c.value(3, "after")));
             for (int i = 0; i < 4; i++) {
                 ClusterView v = c.node(i).cluster();
                 assertEquals(4, v.members().size(), "node " + i + " sees four members: " + v.members());
@@ -53,8 +54,8 @@ class RaftKvStoreMembershipTest {
             assertInstanceOf(InvalidRequestException.class, twice.getCause());
 
             c.node(follower).admin().removeMember(c.peer(3)).get(30, TimeUnit.SECONDS);
-            TestCluster.await(Duration.ofSeconds(20), () -> c.node(leader).cluster().members().size() == 3,
-                    "the leader to drop the member");
+            Await.until(Duration.ofSeconds(20), "the leader to drop the member",
+                    () -> c.node(leader).cluster().members().size() == 3);
             c.stopNode(3);
             c.put(leader, "without-3", "v3"); // the three founders are a quorum again on their own
             assertTrue(c.node(leader).cluster().members().stream().noneMatch(m -> m.address().equals(c.peer(3))));
@@ -67,8 +68,8 @@ class RaftKvStoreMembershipTest {
             int leader = c.awaitLeader();
             int target = (leader + 2) % 3;
             c.node((leader + 1) % 3).admin().transferLeadership(c.peer(target)).get(30, TimeUnit.SECONDS);
-            TestCluster.await(Duration.ofSeconds(20), () -> c.peer(target).equals(c.node(leader).cluster().leader()),
-                    "leadership to move to " + c.peer(target));
+            Await.until(Duration.ofSeconds(20), "leadership to move to " + c.peer(target),
+                    () -> c.peer(target).equals(c.node(leader).cluster().leader()));
             ExecutionException bad = assertThrows(ExecutionException.class,
                     () -> c.node(leader).admin().transferLeadership("not-an-address").get(10, TimeUnit.SECONDS));
             assertInstanceOf(InvalidRequestException.class, bad.getCause());

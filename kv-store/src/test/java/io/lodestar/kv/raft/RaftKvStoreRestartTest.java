@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +97,8 @@ class RaftKvStoreRestartTest {
             c.awaitLeader();
             // the node writes its HTTP address once, about a second after it is ready: let that
             // happen first, or it may land between the restart and the write counted below
-            TestCluster.await(Duration.ofSeconds(20), () -> c.node(0).cluster().members().get(0).httpAddress() != null,
-                    "the node to publish its HTTP address");
+            Await.until(Duration.ofSeconds(20), "the node to publish its HTTP address",
+                    () -> c.node(0).cluster().members().get(0).httpAddress() != null);
             c.putMany(0, "a", 50);
             c.node(0).snapshot().get(10, TimeUnit.SECONDS);
             long snapshotRevision = c.node(0).revision();

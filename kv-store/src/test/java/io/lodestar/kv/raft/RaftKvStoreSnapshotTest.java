@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.command.Command;
+import io.lodestar.kv.testing.Await;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -92,14 +93,14 @@ class RaftKvStoreSnapshotTest {
             c.putMany(leader, "b", 50);
             c.putMany(leader, "c", 20);
             RaftKvStore lead = c.node(leader);
-            TestCluster.await(TestCluster.WAIT, () -> lead.logStats().entriesSinceSnapshot() < 300
-                    && lead.logStats().bytesSinceSnapshot() < 1L << 20, "a snapshot within one threshold of the head");
+            Await.until(TestCluster.WAIT, "a snapshot within one threshold of the head",
+                    () -> lead.logStats().entriesSinceSnapshot() < 300
+                    && lead.logStats().bytesSinceSnapshot() < 1L << 20);
             assertTrue(lead.logStats().snapshots() >= 20, "snapshots by size: " + lead.logStats());
             // 96 MiB of values went through the log; what stays, once the truncation behind the last
             // snapshot has deleted its files (in the background), is two thresholds' worth of entries,
             // up to 16 MiB of WAL and the level-0 table files not yet compacted
-            TestCluster.await(TestCluster.WAIT, () -> lead.logStats().logBytes() < 40L << 20,
-                    "the log on disk under 40 MiB");
+            Await.until(TestCluster.WAIT, "the log on disk under 40 MiB", () -> lead.logStats().logBytes() < 40L << 20);
 
             restartReadingUntilIdentical(c, follower);
             assertEquals("gen-2", c.activeGeneration(follower), "the follower did not install a snapshot");

@@ -6,6 +6,7 @@ import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
@@ -159,7 +159,7 @@ final class TestCluster implements AutoCloseable {
     /** Index of the node that leads and is ready, waiting up to {@link #WAIT}. */
     int awaitLeader() {
         int[] found = {-1};
-        await(WAIT, () -> {
+        Await.until(WAIT, "a ready leader", () -> {
             for (int i = 0; i < nodes.length(); i++) {
                 RaftKvStore n = nodes.get(i);
                 if (n != null && n.cluster().leader() != null
@@ -170,12 +170,12 @@ final class TestCluster implements AutoCloseable {
                 }
             }
             return false;
-        }, "a ready leader");
+        });
         return found[0];
     }
 
     void awaitAllReady() {
-        await(WAIT, () -> running().stream().allMatch(n -> n.readiness().ready()), "every running node ready");
+        Await.until(WAIT, "every running node ready", () -> running().stream().allMatch(n -> n.readiness().ready()));
     }
 
     /**
@@ -185,7 +185,7 @@ final class TestCluster implements AutoCloseable {
      */
     int awaitStable() {
         int[] leader = {-1};
-        await(WAIT, () -> {
+        Await.until(WAIT, "every node ready, agreeing on one leader, http addresses published, identical data", () -> {
             leader[0] = -1;
             for (int i = 0; i < nodes.length(); i++) {
                 RaftKvStore n = nodes.get(i);
@@ -209,7 +209,7 @@ final class TestCluster implements AutoCloseable {
                 }
             }
             return running().stream().map(TestCluster::digest).distinct().count() == 1;
-        }, "every node ready, agreeing on one leader, http addresses published, identical data");
+        });
         return leader[0];
     }
 
@@ -235,7 +235,8 @@ final class TestCluster implements AutoCloseable {
 
     /** Waits until every running node holds the same data at the same revision. */
     void awaitIdentical() {
-        await(WAIT, () -> running().stream().map(TestCluster::digest).distinct().count() <= 1, "identical replicas");
+        Await.until(WAIT, "identical replicas",
+                () -> running().stream().map(TestCluster::digest).distinct().count() <= 1);
     }
 
     /** Writes key=value through node {@code i}, waiting for the acknowledgement. */
@@ -293,22 +294,6 @@ final class TestCluster implements AutoCloseable {
             return HexFormat.of().formatHex(md.digest());
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Polls {@code condition} until it holds; fails the test after {@code timeout}. */
-    static void await(Duration timeout, BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what);
-            }
         }
     }
 

@@ -47,12 +47,17 @@ public final class Await {
      * that {@code what} keeps holding, rather than that it held at one instant after a sleep.
      */
     public static void holdsFor(Duration duration, String what, BooleanSupplier check) {
+        holdsFor(duration, what, check, () -> "");
+    }
+
+    /** As {@link #holdsFor(Duration, String, BooleanSupplier)}; the failure also shows {@code state} as then seen. */
+    public static void holdsFor(Duration duration, String what, BooleanSupplier check, Supplier<?> state) {
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         while (true) {
             if (!check.getAsBoolean()) {
                 throw new AssertionError("no longer so after " + Duration.ofNanos(System.nanoTime() - start).toMillis()
-                        + " ms of " + duration + ": " + what);
+                        + " ms of " + duration + ": " + what + " " + state.get());
             }
             if (System.nanoTime() - end >= 0) {
                 return;

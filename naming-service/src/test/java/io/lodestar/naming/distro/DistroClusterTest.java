@@ -11,6 +11,7 @@ import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.cluster.MemberState;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingOptions;
 import io.lodestar.naming.NamingService;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +36,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,7 @@ class DistroClusterTest {
         for (int i = 0; i < 3; i++) {
             stores[i] = startStore(i);
         }
-        await("every member to see the others", () -> {
+        Await.until(WAIT, "every member to see the others", () -> {
             for (RaftKvStore s : stores) {
                 ClusterView v = s.cluster();
                 if (v.leader() == null || v.members().stream().anyMatch(m -> m.state() == MemberState.UNREACHABLE)) {
@@ -89,7 +90,7 @@ class DistroClusterTest {
 
     private NamingService startNaming(int i) {
         naming[i] = new NamingService(stores[i], FAST, Clock.systemUTC());
-        await("node " + i + " to load its peers' instances", naming[i]::ephemeralLoaded);
+        Await.until(WAIT, "node " + i + " to load its peers' instances", naming[i]::ephemeralLoaded);
         return naming[i];
     }
 
@@ -155,16 +156,12 @@ class DistroClusterTest {
         write.get(10, TimeUnit.SECONDS);
         for (int i = 0; i < 3; i++) {
             int node = i;
-            await("the instance on node " + i, () -> ips(naming[node], s).equals(Set.of("127.0.7.2")));
+            Await.until(WAIT, "the instance on node " + i, () -> ips(naming[node], s).equals(Set.of("127.0.7.2")));
         }
         // through two verification rounds it stays everywhere: the owner holds it itself
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAST.distro().verifyIntervalMs() * 2);
-        while (System.nanoTime() < until) {
-            for (int i = 0; i < 3; i++) {
-                assertEquals(Set.of("127.0.7.2"), ips(naming[i], s), "node " + i + " during verification");
-            }
-            Thread.sleep(50);
-        }
+        Await.holdsFor(Duration.ofMillis(FAST.distro().verifyIntervalMs() * 2), "the instance on every node",
+                () -> Arrays.stream(naming).allMatch(n -> ips(n, s).equals(Set.of("127.0.7.2"))),
+                () -> Arrays.stream(naming).map(n -> ips(n, s)).toList());
     }
 
     @Test
@@ -181,11 +178,11 @@ class DistroClusterTest {
         for (int n = 0; n < 12; n++) {
             ServiceKey s = service(n);
             Set<String> expected = Set.of("127.0.0." + (n + 1));
-            await("svc-" + n + " on every node", () -> expected.equals(ips(naming[0], s))
+            Await.until(WAIT, "svc-" + n + " on every node", () -> expected.equals(ips(naming[0], s))
                     && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
         }
         naming[1].deregister(service(0), "DEFAULT", "127.0.0.1", 8080, true).get(10, TimeUnit.SECONDS);
-        await("the deregistration on every node", () -> ips(naming[0], service(0)).isEmpty()
+        Await.until(WAIT, "the deregistration on every node", () -> ips(naming[0], service(0)).isEmpty()
                 && ips(naming[1], service(0)).isEmpty() && ips(naming[2], service(0)).isEmpty());
     }
 
@@ -193,14 +190,15 @@ class DistroClusterTest {
     void aStartingNodeCopiesItsPeersInstancesBeforeItCountsAsLoaded() throws Exception {
         stores[2].close(); // node 2 joins later, as a restarted member does
         stores[2] = null;
-        await("nodes 0 and 1 to see node 2 gone", () -> new DistroRing(stores[0]::cluster).live().size() == 2
+        Await.until(WAIT, "nodes 0 and 1 to see node 2 gone",
+                () -> new DistroRing(stores[0]::cluster).live().size() == 2
                 && new DistroRing(stores[1]::cluster).live().size() == 2);
         startNaming(0);
         startNaming(1);
         for (int n = 0; n < 6; n++) {
             naming[n % 2].register(service(n), instance("127.0.1." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
         }
-        await("both running nodes to agree", () -> {
+        Await.until(WAIT, "both running nodes to agree", () -> {
             for (int n = 0; n < 6; n++) {
                 if (ips(naming[0], service(n)).isEmpty() || ips(naming[1], service(n)).isEmpty()) {
                     return false;
@@ -209,7 +207,7 @@ class DistroClusterTest {
             return true;
         });
         stores[2] = startStore(2);
-        await("node 2 to see its peers", () -> new DistroRing(stores[2]::cluster).live().size() == 3);
+        Await.until(WAIT, "node 2 to see its peers", () -> new DistroRing(stores[2]::cluster).live().size() == 3);
         NamingService late = startNaming(2);
         for (int n = 0; n < 6; n++) {
             assertEquals(Set.of("127.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
@@ -254,7 +252,7 @@ class DistroClusterTest {
         try {
             // both survivors must hold the owner's replicas before it dies: either may inherit a service, and an
             // heir without the replica answers the beats "not found" (a real client then re-registers; this one does not)
-            await("both survivors to hold the dying owner's services", () -> ownedByDying.stream()
+            Await.until(WAIT, "both survivors to hold the dying owner's services", () -> ownedByDying.stream()
                     .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
                             && ips(naming[1], s).equals(Set.of("127.0.2.1"))));
 
@@ -262,24 +260,21 @@ class DistroClusterTest {
             naming[2] = null;
             stores[2].close();
             stores[2] = null;
-            await("the survivors to see node 2 gone", () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
+            Await.until(WAIT, "the survivors to see node 2 gone",
+                    () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
                     && !new DistroRing(stores[1]::cluster).live().contains(dying));
 
             // beaten through node 1 for three delete timeouts: nothing expires
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
-            while (System.nanoTime() < until) {
-                for (ServiceKey s : ownedByDying) {
-                    assertEquals(Set.of("127.0.2.1"), ips(naming[0], s), s + " while beaten");
-                    assertEquals(1, naming[0].list(s, Set.of(), true).hosts().size(), s + " healthy while beaten");
-                }
-                Thread.sleep(100);
-            }
+            Await.holdsFor(Duration.ofSeconds(9), "every instance listed and healthy while beaten",
+                    () -> ownedByDying.stream().allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
+                            && naming[0].list(s, Set.of(), true).hosts().size() == 1),
+                    () -> ownedByDying.stream().map(s -> s + "=" + ips(naming[0], s)).toList());
         } finally {
             beating.set(false);
             client.join(15_000);
         }
         // the client stops: the new owners expire the instances, everywhere
-        await("the instances to expire on both survivors", () -> ownedByDying.stream()
+        Await.until(WAIT, "the instances to expire on both survivors", () -> ownedByDying.stream()
                 .allMatch(s -> ips(naming[0], s).isEmpty() && ips(naming[1], s).isEmpty()));
     }
 
@@ -316,18 +311,19 @@ class DistroClusterTest {
                         sawDeath, none, fast).start();
                 Distro second = new Distro(stores[1].peers(), new DistroRing(stores[1]::cluster), notYet, none, fast)
                         .start()) {
-            await("both to have copied their peers' (empty) registries", () -> first.loaded() && second.loaded());
+            Await.until(WAIT, "both to have copied their peers' (empty) registries",
+                    () -> first.loaded() && second.loaded());
             // node 0 holds replicas of both services; node 1 holds neither (node 2's copy of the first died with it)
             sawDeath.apply(inherited, new Mutation.Register(instance("127.0.3.1", Map.of())));
             sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
             ServiceKey control = dropped;
             // node 1 owns the second service in both views and lacks it: its verification drops it on node 0
-            await("node 1's verification to drop the service it owns in both views",
+            Await.until(WAIT, "node 1's verification to drop the service it owns in both views",
                     () -> !sawDeath.contains(control));
             // and once more, so a whole verification has surely run since: the first service is still there,
             // as node 1 does not yet think it owns it
             sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
-            await("node 1's next verification to drop it again", () -> !sawDeath.contains(control));
+            Await.until(WAIT, "node 1's next verification to drop it again", () -> !sawDeath.contains(control));
             assertEquals(List.of("127.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
         }
     }
@@ -371,12 +367,12 @@ class DistroClusterTest {
                         .start()) {
             writerDistro.set(w);
             restartedDistro.set(r);
-            await("both to have loaded", () -> w.loaded() && r.loaded());
+            Await.until(WAIT, "both to have loaded", () -> w.loaded() && r.loaded());
             // each applies a write as the service's owner, as its own view of the ring says it is
             writer.apply(service, new Mutation.Deregister(new InstanceAddress("DEFAULT", "127.0.4.1", 8080)));
             restartedCopy.apply(service, new Mutation.Register(instance("127.0.4.3", Map.of())));
             Set<String> expected = Set.of("127.0.4.2", "127.0.4.3");
-            await("both copies to hold both changes", () -> ips(writer, service).equals(expected)
+            Await.until(WAIT, "both copies to hold both changes", () -> ips(writer, service).equals(expected)
                     && ips(restartedCopy, service).equals(expected));
             assertEquals(writer.snapshot(service).orElseThrow().checksum(), restartedCopy.snapshot(service).orElseThrow().checksum());
         }
@@ -440,7 +436,7 @@ class DistroClusterTest {
             EphemeralRegistry peersCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
             peersCopy.apply(owned, new Mutation.Register(instance("127.0.5.1", Map.of())));
             copy.complete(DistroCodec.encode(out -> DistroCodec.writeCopies(out, List.of(peersCopy.copy(owned).orElseThrow()))));
-            await("the copy to arrive", node::loaded);
+            Await.until(WAIT, "the copy to arrive", node::loaded);
             assertEquals(List.of("127.0.5.1"), starting.instances(owned).stream().map(Instance::ip).toList());
             // now whole, it owns the service and applies its writes
             node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080))).join();
@@ -465,30 +461,15 @@ class DistroClusterTest {
         for (int i = 0; i < 3; i++) {
             naming[i] = new NamingService(stores[i], syncOnly, Clock.systemUTC());
             int node = i;
-            await("node " + i + " to load its peers' instances", () -> naming[node].ephemeralLoaded());
+            Await.until(WAIT, "node " + i + " to load its peers' instances", () -> naming[node].ephemeralLoaded());
         }
         for (int n = 0; n < 4; n++) {
             // each change comes after the previous one's sync has run, so each has to arm a new one
             ServiceKey s = service(100 + n);
             naming[n % 3].register(s, instance("127.0.4." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
             Set<String> expected = Set.of("127.0.4." + (n + 1));
-            await("change " + n + " on every node", () -> expected.equals(ips(naming[0], s))
+            Await.until(WAIT, "change " + n + " on every node", () -> expected.equals(ips(naming[0], s))
                     && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
-        }
-    }
-
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
         }
     }
 }

@@ -3,6 +3,7 @@ package io.lodestar.naming.dns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingService;
@@ -50,14 +51,15 @@ class RegistryDnsSourceTest {
             naming.register(orders, instance("127.1.0.1", true)).get(10, TimeUnit.SECONDS);
             naming.register(orders, instance("127.1.0.2", true)).get(10, TimeUnit.SECONDS);
             // the index learns of a new service from the registry's notifier thread: a moment later
-            await(() -> addresses(ask(resolver, name)).equals(Set.of("127.1.0.1", "127.1.0.2")), "both instances");
+            Await.until("both instances", () -> answered(resolver, name).equals(Set.of("127.1.0.1", "127.1.0.2")));
 
             naming.update(orders, instance("127.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
-            await(() -> addresses(ask(resolver, name)).equals(Set.of("127.1.0.1")), "a disabled instance to leave the answer");
+            Await.until("a disabled instance to leave the answer",
+                    () -> answered(resolver, name).equals(Set.of("127.1.0.1")));
 
             naming.deregister(orders, "DEFAULT", "127.1.0.1", 8080, true).get(10, TimeUnit.SECONDS);
             naming.deregister(orders, "DEFAULT", "127.1.0.2", 8080, true).get(10, TimeUnit.SECONDS);
-            await(() -> addresses(ask(resolver, name)).isEmpty(), "the deregistrations");
+            Await.until("the deregistrations", () -> answered(resolver, name).isEmpty());
             assertEquals(Rcode.NOERROR, ask(resolver, name).getRcode(), "a known service with nothing to serve");
         }
     }
@@ -70,6 +72,15 @@ class RegistryDnsSourceTest {
         return resolver.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)));
     }
 
+    /** The addresses in the A answer for {@code name}. */
+    private static Set<String> answered(SimpleResolver resolver, String name) {
+        try {
+            return addresses(ask(resolver, name));
+        } catch (Exception e) {
+            throw new AssertionError("no answer for " + name, e);
+        }
+    }
+
     private static Set<String> addresses(Message answer) {
         Set<String> out = new TreeSet<>();
         for (Record r : answer.getSection(Section.ANSWER)) {
@@ -78,19 +89,5 @@ class RegistryDnsSourceTest {
             }
         }
         return out;
-    }
-
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Check check, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

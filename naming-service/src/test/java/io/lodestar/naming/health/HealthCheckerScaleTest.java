@@ -2,6 +2,7 @@ package io.lodestar.naming.health;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.model.CheckerType;
 import static io.lodestar.naming.health.ProbeResult.Outcome.DOWN;
 import static io.lodestar.naming.health.ProbeResult.Outcome.UP;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingService;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PersistentHealthChecksTest {
     private static final ProbeScope LOOPBACK_ONLY = ProbeScope.parse("127.0.0.0/8");
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
     @TempDir
     Path dir;
 
@@ -43,17 +45,13 @@ class PersistentHealthChecksTest {
             try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, leader::get, LOOPBACK_ONLY,
                     Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
                 listener.close();
-                await("unhealthy after the port closed", () -> !healthy(naming, service));
+                Await.until(WAIT, "unhealthy after the port closed", () -> !healthy(naming, service));
 
                 leader.set(false); // a follower probes nothing: reopening changes nothing now
                 listener = listen(port);
-                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
-                while (System.nanoTime() < until) {
-                    assertTrue(!healthy(naming, service), "a non-leader flipped the instance");
-                    Thread.sleep(50);
-                }
+                Await.holdsFor(Duration.ofMillis(800), "no flip by a non-leader", () -> !healthy(naming, service));
                 leader.set(true);
-                await("healthy again once the port reopened", () -> healthy(naming, service));
+                Await.until(WAIT, "healthy again once the port reopened", () -> healthy(naming, service));
                 assertEquals(1, naming.list(service, Set.of(), false).hosts().size(), "probes never delete");
             } finally {
                 listener.close();
@@ -71,11 +69,11 @@ class PersistentHealthChecksTest {
                     Map.of())).get(10, TimeUnit.SECONDS);
             try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, () -> true, LOOPBACK_ONLY,
                     Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
-                await("a first probe", () -> checks.probesStarted() >= 1);
+                Await.until(WAIT, "a first probe", () -> checks.probesStarted() >= 1);
                 long reads = checks.targetReads();
                 long probes = checks.probesStarted();
                 // five probe intervals, ten refresh periods, nothing changed: no read
-                await("five more probes", () -> checks.probesStarted() >= probes + 5);
+                Await.until(WAIT, "five more probes", () -> checks.probesStarted() >= probes + 5);
                 assertEquals(reads, checks.targetReads(), "reads of an unchanged registry");
 
                 ServerSocket closed = listen(0);
@@ -83,7 +81,8 @@ class PersistentHealthChecksTest {
                 closed.close();
                 naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
                         .get(10, TimeUnit.SECONDS);
-                await("the new instance read and probed", () -> naming.instance(service, "DEFAULT", "127.0.0.1", port)
+                Await.until(WAIT, "the new instance read and probed",
+                        () -> naming.instance(service, "DEFAULT", "127.0.0.1", port)
                         .map(i -> !i.healthy()).orElse(false));
                 assertTrue(checks.targetReads() > reads, "read again after the registration");
             }
@@ -100,15 +99,5 @@ class PersistentHealthChecksTest {
     private static boolean healthy(NamingService naming, ServiceKey service) {
         return naming.instance(service, "DEFAULT", "127.0.0.1", naming.list(service, Set.of(), false).hosts().get(0).port())
                 .orElseThrow().healthy();
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting: " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

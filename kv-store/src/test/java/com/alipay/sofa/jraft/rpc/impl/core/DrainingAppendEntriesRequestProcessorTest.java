@@ -14,6 +14,7 @@ import com.alipay.sofa.jraft.rpc.impl.core.AppendEntriesRequestProcessor.PeerReq
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,11 +79,8 @@ class DrainingAppendEntriesRequestProcessorTest {
 
         Thread closer = new Thread(() -> processor.onClosed("127.0.0.1:40000", deadLeader), "connection-closed");
         closer.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (closer.getState() != Thread.State.TIMED_WAITING) {
-            assertTrue(System.nanoTime() < deadline, "the close never waited for the busy worker: " + closer.getState());
-            Thread.sleep(1); // polling the closer's state, bounded by the deadline above
-        }
+        Await.until("the close to wait for the busy worker", () -> closer.getState() == Thread.State.TIMED_WAITING,
+                closer::getState);
 
         // While the close waits for that worker, a new leader's first AppendEntries gets its context.
         CompletableFuture<PeerRequestContext> newLeader = CompletableFuture.supplyAsync(
