@@ -199,7 +199,10 @@ public final class Distro implements AutoCloseable {
 
     /**
      * Sends a write to {@code owner}, again every {@value #NOT_READY_RETRY_MS} ms while it answers
-     * that it cannot take it yet, until {@code deadlineNanos}.
+     * that it cannot take it yet, until {@code deadlineNanos}. Once it has refused, it stays refused
+     * unless it takes the write: a retry that goes unanswered (e.g. sent with the last millisecond
+     * of the deadline) does not show the owner unreachable, and treating it so would apply the
+     * write elsewhere, unknown to the owner.
      */
     private CompletableFuture<byte[]> forward(String owner, byte[] body, long deadlineNanos) {
         long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
@@ -213,7 +216,7 @@ public final class Distro implements AutoCloseable {
                     if (e == null) {
                         again.complete(a);
                     } else {
-                        again.completeExceptionally(e);
+                        again.completeExceptionally(notReady(e) ? e : error);
                     }
                 }), NOT_READY_RETRY_MS, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException closed) {
