@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CliIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @TempDir
     Path dir;
@@ -71,10 +71,10 @@ class CliIT {
                 new Case("peers without secret", List.of("server", "--peers", "127.0.0.1:7848,127.0.0.1:7849",
                         "--data-dir", data), "cluster secret"),
                 new Case("peers without self", List.of("server", "--raft-port", "7000", "--peers",
-                        "127.0.0.1:7848,127.0.0.1:7849", "--cluster-secret", Servers.SECRET, "--data-dir", data), "include this node"),
-                new Case("malformed peer", List.of("server", "--peers", "localhost", "--cluster-secret", Servers.SECRET,
+                        "127.0.0.1:7848,127.0.0.1:7849", "--cluster-secret", LodestarCluster.SECRET, "--data-dir", data), "include this node"),
+                new Case("malformed peer", List.of("server", "--peers", "localhost", "--cluster-secret", LodestarCluster.SECRET,
                         "--data-dir", data), "host:raftPort"),
-                new Case("both secret forms", List.of("server", "--cluster-secret", Servers.SECRET,
+                new Case("both secret forms", List.of("server", "--cluster-secret", LodestarCluster.SECRET,
                         "--cluster-secret-file", "/nonexistent", "--data-dir", data), "not both"),
                 new Case("short secret", List.of("server", "--cluster-secret", "short", "--data-dir", data), "16 characters"),
                 new Case("probe network with host bits", List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),
@@ -97,10 +97,9 @@ class CliIT {
 
     @Test
     void corruptedStoreRefusesToStartNamingTheFile() throws Exception {
-        ServerProcess p = servers.standalone("victim").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("victim");
         assertEquals(200, StandaloneServerIT.publish(p, "a", "b").status());
-        assertEquals(0, p.stop());
+        assertEquals(0, cluster.stop(p));
         Path manifest;
         try (Stream<Path> files = Files.walk(p.dataDir.resolve("kv"))) {
             manifest = files.filter(f -> f.getFileName().toString().startsWith("MANIFEST-")).findFirst().orElseThrow();
@@ -117,11 +116,10 @@ class CliIT {
 
     @Test
     void portInUseFailsWithExitOneAndSaysWhich() throws Exception {
-        ServerProcess first = servers.standalone("first").start();
-        Servers.awaitReady(first);
+        ServerProcess first = cluster.startStandalone("first");
         // no DNS port of its own (-1): the default one may be taken too, and only the HTTP port is under test
         Run r = run("server", "--auth", "off", "--port", String.valueOf(first.httpPort), "--raft-port",
-                String.valueOf(Servers.freePort()), "--dns-port", "-1", "--data-dir", dir.resolve("second").toString());
+                String.valueOf(FreePorts.take()), "--dns-port", "-1", "--data-dir", dir.resolve("second").toString());
         assertEquals(1, r.exit, r.output);
         assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
     }

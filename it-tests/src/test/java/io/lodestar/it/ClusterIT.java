@@ -22,35 +22,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterIT {
     @RegisterExtension
-    final Servers servers = new Servers();
-
-    static List<ServerProcess> startAll(List<ServerProcess> nodes) {
-        nodes.forEach(ServerProcess::start);
-        nodes.forEach(Servers::awaitReady);
-        return nodes;
-    }
-
-    static String leaderOf(ServerProcess p) throws Exception {
-        JsonNode leader = Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("leader");
-        return leader == null || leader.isNull() ? null : leader.asText();
-    }
-
-    static ServerProcess leader(List<ServerProcess> nodes) throws Exception {
-        for (ServerProcess p : nodes) {
-            if (p.alive() && p.raftAddress().equals(leaderOf(p))) {
-                return p;
-            }
-        }
-        return null;
-    }
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void everyNodeAgreesOnLeaderAndListsEveryMembersHttpAddress() throws Exception {
-        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        List<ServerProcess> nodes = cluster.start(3);
         Await.until(Duration.ofSeconds(30), "a stable, agreed view on every node", () -> {
             Set<String> leaders = new HashSet<>();
             for (ServerProcess p : nodes) {
-                JsonNode view = Http.json(p.httpAddress(), "/lodestar/v1/cluster");
+                JsonNode view = p.view();
                 leaders.add(view.get("leader").asText());
                 int leaderCount = 0;
                 for (JsonNode m : view.get("members")) {
@@ -78,7 +58,7 @@ class ClusterIT {
 
     @Test
     void publishThroughAnyNodeIsReadOnEveryNode() throws Exception {
-        List<ServerProcess> nodes = startAll(servers.cluster(3));
+        List<ServerProcess> nodes = cluster.start(3);
         for (int i = 0; i < 3; i++) {
             Http.Response r = StandaloneServerIT.publish(nodes.get(i), "via-" + i, "content-" + i);
             assertEquals(200, r.status(), r.body());
@@ -96,10 +76,9 @@ class ClusterIT {
 
     @Test
     void aLongPollOnAFollowerHearsAPublishMadeThroughTheLeader() throws Exception {
-        List<ServerProcess> nodes = startAll(servers.cluster(3));
-        Await.until(Duration.ofSeconds(20), "a leader", () -> leader(nodes) != null);
-        ServerProcess leader = leader(nodes);
-        ServerProcess follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        cluster.start(3);
+        ServerProcess leader = cluster.leader();
+        ServerProcess follower = cluster.othersThan(leader).get(0);
         assertEquals(200, StandaloneServerIT.publish(leader, "watched", "v1").status());
         Await.until(Duration.ofSeconds(10), "v1 on the follower",
                 () -> "v1".equals(StandaloneServerIT.read(follower, "watched").body()));
@@ -130,9 +109,8 @@ class ClusterIT {
 
     @Test
     void leaderKill9LosesNoAcknowledgedPublishAndWritesResume() throws Exception {
-        List<ServerProcess> nodes = startAll(servers.cluster(3));
-        ServerProcess leader = leader(nodes);
-        assertTrue(leader != null, "a leader");
+        List<ServerProcess> nodes = cluster.start(3);
+        ServerProcess leader = cluster.leader();
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong killedAt = new AtomicLong();
@@ -164,7 +142,7 @@ class ClusterIT {
             writers.add(t);
         }
         Await.until(Duration.ofSeconds(30), "some writes before the kill", () -> acknowledged.size() >= 60);
-        leader.kill();
+        cluster.kill(leader);
         killedAt.set(System.nanoTime());
         Await.until(Duration.ofSeconds(30), "writes resume on a new leader", () -> firstAckAfterKill.get() != 0);
         long failoverMs = TimeUnit.NANOSECONDS.toMillis(firstAckAfterKill.get() - killedAt.get());
@@ -176,8 +154,7 @@ class ClusterIT {
             t.join(30_000);
         }
 
-        leader.start();
-        Servers.awaitReady(leader);
+        cluster.start(leader);
         for (ServerProcess p : nodes) {
             for (Map.Entry<String, String> e : acknowledged.entrySet()) {
                 String key = e.getKey();
@@ -188,7 +165,7 @@ class ClusterIT {
         Await.until(Duration.ofSeconds(20), "identical revision on every node", () -> {
             Set<Long> revisions = new HashSet<>();
             for (ServerProcess p : nodes) {
-                revisions.add(Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong());
+                revisions.add(p.revision());
             }
             return revisions.size() == 1;
         });

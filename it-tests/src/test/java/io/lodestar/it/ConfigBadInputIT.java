@@ -21,14 +21,13 @@ class ConfigBadInputIT {
     private static final String PATH = "/nacos/v1/cs/configs";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     record Case(String why, Map<String, String> form, int status, String mentions) {}
 
     @Test
     void badPublishesAreRejectedWithAReasonAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("bad-input").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("bad-input");
         String big = "x".repeat((10 << 20) + 1);
         List<Case> cases = List.of(
                 new Case("missing dataId", params("group", "G", "content", "c"), 400, "dataId"),
@@ -63,8 +62,7 @@ class ConfigBadInputIT {
 
     @Test
     void badReadsAndDeletesAndMethodsAreRejected() throws Exception {
-        ServerProcess p = servers.standalone("bad-input").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("bad-input");
         long revision = revision(p);
         assertEquals(400, Http.get(p.httpAddress(), PATH + "?group=G").status(), "get without dataId");
         assertEquals(400, Http.get(p.httpAddress(), PATH + "?dataId=a%2Fb&group=G").status(), "get with illegal dataId");

@@ -39,13 +39,12 @@ class ConfigBetaIT {
     private static final String SOMEONE_ELSE = "10.1.2.3";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
     private ServerProcess server() {
-        ServerProcess p = servers.standalone("beta").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("beta");
         return p;
     }
 
@@ -246,7 +245,7 @@ class ConfigBetaIT {
     void badBetaRequestsAreRejectedNamingTheFieldAndWriteNothing() throws Exception {
         ServerProcess p = server();
         publish(p, "ok", "stable");
-        Servers.awaitSettled(p);
+        p.awaitSettled();
         String tooMany = IntStream.range(0, 257).mapToObj(i -> "10.0." + (i / 256) + "." + (i % 256))
                 .collect(Collectors.joining(","));
         Map<String, String> good = params("dataId", "ok", "group", "DEFAULT_GROUP", "content", "c");
@@ -296,7 +295,7 @@ class ConfigBetaIT {
         Http.Response promoteNone = Http.postForm(p.httpAddress(), PROMOTE, params("dataId", "ok"));
         assertEquals(400, promoteNone.status(), "promote without a beta: " + promoteNone.body());
 
-        Servers.awaitSettled(p);
+        p.awaitSettled();
         assertEquals(revision, revision(p), "no bad request wrote anything");
         assertEquals("stable", read(p, "ok").body());
         assertTrue(queryBeta(p, "ok").get("data").isNull());

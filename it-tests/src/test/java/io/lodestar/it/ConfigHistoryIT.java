@@ -25,7 +25,7 @@ class ConfigHistoryIT {
     private static final String HISTORY = "/nacos/v1/cs/history";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     static String md5(String s) throws Exception {
         return String.format("%032x", new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
@@ -41,8 +41,7 @@ class ConfigHistoryIT {
 
     @Test
     void everyPublishAndDeleteIsKeptNewestFirstWithTheReplacedContent() throws Exception {
-        ServerProcess p = servers.standalone("hist").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("hist");
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v1").status());
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v2").status());
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v3").status());
@@ -85,8 +84,7 @@ class ConfigHistoryIT {
 
     @Test
     void compareAndPublishWritesOnlyOverTheExpectedMd5() throws Exception {
-        ServerProcess p = servers.standalone("cas").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("cas");
         assertEquals(200, StandaloneServerIT.publish(p, "c", "one").status());
         Http.Response ok = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
                 params("dataId", "c", "group", "DEFAULT_GROUP", "content", "two", "casMd5", md5("one")));
@@ -106,8 +104,7 @@ class ConfigHistoryIT {
 
     @Test
     void concurrentPublishesToOneConfigEachLeaveExactlyOneHistoryEntry() throws Exception {
-        ServerProcess p = servers.standalone("race").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("race");
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
@@ -152,8 +149,7 @@ class ConfigHistoryIT {
 
     @Test
     void rollbackRepublishesAnOldVersion() throws Exception {
-        ServerProcess p = servers.standalone("rollback").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("rollback");
         StandaloneServerIT.publish(p, "r", "good");
         StandaloneServerIT.publish(p, "r", "bad");
         JsonNode insert = history(p, "r").get("pageItems").get(1);
@@ -167,8 +163,7 @@ class ConfigHistoryIT {
 
     @Test
     void badHistoryRequestsAreRejected() throws Exception {
-        ServerProcess p = servers.standalone("hist-bad").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("hist-bad");
         record Case(String why, String query, int status, String mentions) {}
         List<Case> cases = List.of(
                 new Case("no dataId", "search=accurate&group=G", 400, "dataId"),

@@ -19,7 +19,7 @@ class ConfigSearchIT {
     private static final String PATH = "/nacos/v1/cs/configs";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     private static void publish(ServerProcess p, String... kv) throws Exception {
         Map<String, String> form = params(kv);
@@ -43,8 +43,7 @@ class ConfigSearchIT {
 
     @Test
     void accurateAndBlurSearchFilterSortAndPage() throws Exception {
-        ServerProcess p = servers.standalone("search").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("search");
         publish(p, "dataId", "order.yaml", "group", "SHOP", "appName", "orders", "config_tags", "prod,eu");
         publish(p, "dataId", "order.yaml", "group", "DEFAULT_GROUP", "appName", "orders", "config_tags", "dev");
         publish(p, "dataId", "order-db.yaml", "group", "SHOP", "config_tags", "prod");
@@ -119,8 +118,7 @@ class ConfigSearchIT {
 
     @Test
     void showAllAnswersEveryFieldOfTheConfig() throws Exception {
-        ServerProcess p = servers.standalone("show-all").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("show-all");
         long before = System.currentTimeMillis();
         publish(p, "dataId", "app.properties", "group", "G", "tenant", "ns1", "content", "k=v", "type", "properties",
                 "desc", "the app", "appName", "app", "config_tags", "a,b");
@@ -150,8 +148,7 @@ class ConfigSearchIT {
 
     @Test
     void badSearchesAreRejectedNamingTheFieldAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("search-bad").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("search-bad");
         publish(p, "dataId", "d", "group", "G");
         List<Case> cases = List.of(
                 new Case("pageSize 0", "search=accurate&pageNo=1&pageSize=0", "pageSize"),

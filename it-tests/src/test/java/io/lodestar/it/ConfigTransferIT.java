@@ -38,12 +38,11 @@ class ConfigTransferIT {
     private static final int MIB = 1 << 20;
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void exportV2ThenImportIntoAnotherNamespaceKeepsContentTypeAppNameAndDesc() throws Exception {
-        ServerProcess p = servers.standalone("roundtrip").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("roundtrip");
         publish(p, "", "DEFAULT_GROUP", "app.yaml", "port: 8080\nname: \"x\"", "yaml", "shop", "the shop's config");
         publish(p, "", "G2", "db.properties", "url=jdbc:x\n中文=是", "properties", null, "desc, with: {yaml} chars #1");
         publish(p, "", "G2", "plain", "just text", null, "app2", null);
@@ -71,8 +70,7 @@ class ConfigTransferIT {
 
     @Test
     void v1ExportCarriesAppNamesAndImportsWithTypeFromTheExtension() throws Exception {
-        ServerProcess p = servers.standalone("v1").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("v1");
         publish(p, "", "DEFAULT_GROUP", "a.json", "{}", "json", "appA", null);
         publish(p, "", "DEFAULT_GROUP", "b", "bee", null, null, null);
         byte[] v1 = export(p, "export", "");
@@ -89,8 +87,7 @@ class ConfigTransferIT {
 
     @Test
     void policiesAbortSkipAndOverwrite() throws Exception {
-        ServerProcess p = servers.standalone("policies").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("policies");
         publish(p, "", "DEFAULT_GROUP", "existing", "old", null, null, null);
         byte[] zip = zip(Map.of("DEFAULT_GROUP/existing", "new", "DEFAULT_GROUP/fresh", "fresh"));
 
@@ -123,8 +120,7 @@ class ConfigTransferIT {
 
     @Test
     void hostileArchivesAreRejectedWithA400NamingTheProblemAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("hostile").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("hostile");
         publish(p, "", "DEFAULT_GROUP", "existing", "old", null, null, null);
         Map<String, String> many = new TreeMap<>();
         for (int i = 0; i <= 10_000; i++) {

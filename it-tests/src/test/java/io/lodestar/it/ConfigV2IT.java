@@ -18,7 +18,7 @@ class ConfigV2IT {
     private static final String PATH = "/nacos/v2/cs/config";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     private static JsonNode body(Http.Response r) throws Exception {
         return Http.JSON.readTree(r.body());
@@ -33,8 +33,7 @@ class ConfigV2IT {
 
     @Test
     void publishGetDeleteRoundTrip() throws Exception {
-        ServerProcess p = servers.standalone("v2").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("v2");
         Http.Response published = Http.postForm(p.httpAddress(), PATH, params("dataId", "svc.yaml", "group", "G",
                 "namespaceId", "ns2", "content", "a: 1", "type", "yaml", "desc", "d", "appName", "svc",
                 "configTags", "x,y"));
@@ -77,8 +76,7 @@ class ConfigV2IT {
 
     @Test
     void badRequestsGetV2ErrorBodiesAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("v2-bad").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("v2-bad");
         String big = "x".repeat((10 << 20) + 1);
         List<Case> cases = List.of(
                 new Case("publish without dataId", "POST", params("group", "G", "content", "c"), 10000, "dataId"),

@@ -129,7 +129,7 @@ class ContainerClusterIT {
                     .withEnv("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC")
                     .withExposedPorts(HTTP)
                     .withCommand("--auth", "off", "--host", alias, "--port", String.valueOf(HTTP),
-                            "--raft-port", String.valueOf(RAFT), "--peers", peers, "--cluster-secret", Servers.SECRET,
+                            "--raft-port", String.valueOf(RAFT), "--peers", peers, "--cluster-secret", LodestarCluster.SECRET,
                             "--probe-allow", "127.0.0.0/8") // the container's own loopback only
                     .waitingFor(Wait.forLogMessage(".*Lodestar started in .*\\s", 1).withStartupTimeout(Duration.ofMinutes(3)));
             NODES.add(node);
@@ -159,7 +159,7 @@ class ContainerClusterIT {
         if (network != null) {
             network.close();
         }
-        Servers.deleteTree(CLIENT_DIR);
+        LodestarCluster.deleteTree(CLIENT_DIR);
     }
 
     private static String logsOf(GenericContainer<?> node) {

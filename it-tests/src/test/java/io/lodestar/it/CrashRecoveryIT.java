@@ -19,13 +19,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CrashRecoveryIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void crashAfterApplyWriteLosesAndDuplicatesNothing() throws Exception {
         int crashAtBatch = 8;
-        ServerProcess p = servers.standalone("crashy").withJvmArgs("-Dlodestar.crashpoint=after-apply-write:" + crashAtBatch).start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.standalone("crashy").withJvmArgs("-Dlodestar.crashpoint=after-apply-write:" + crashAtBatch);
+        cluster.start(p);
         List<String> acknowledged = new ArrayList<>();
         String inFlight = null;
         for (int i = 0; i < 100; i++) {
@@ -47,8 +47,7 @@ class CrashRecoveryIT {
         assertEquals(137, p.waitExit(Duration.ofSeconds(30)), "halted at the crash point");
         assertTrue(p.logText().contains("crash point after-apply-write reached"));
 
-        p.start();
-        Servers.awaitReady(p);
+        cluster.start(p);
         for (String dataId : acknowledged) {
             assertEquals("value-" + dataId.substring(1), StandaloneServerIT.read(p, dataId).body(), dataId);
         }
@@ -58,7 +57,7 @@ class CrashRecoveryIT {
         // The node writes its HTTP address into the store once, within a second of being ready: in
         // the first life when the crash comes later, else in the second. Count it once it is there.
         long memberAddressWrites = 1;
-        Servers.awaitSettled(p);
+        p.awaitSettled();
         long revision = Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong();
         assertEquals(configs + memberAddressWrites, revision, "each applied command counted exactly once");
     }

@@ -28,17 +28,17 @@ class DiskFullIT {
     private static final int CONTENT_BYTES = 256 << 10;
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void aFillingDiskRefusesWritesClearlyAndRecoversWhenSpaceIsFreed() throws Exception {
         Assumptions.assumeTrue(isRoot(), "DiskFullIT mounts a tmpfs and needs root (.ci/run runs as root)");
-        ServerProcess p = servers.standalone("disk", "--disk-reserve", RESERVE_MIB + "MiB", "--snapshot-bytes", "8MiB");
+        ServerProcess p = cluster.standalone("disk", "--disk-reserve", RESERVE_MIB + "MiB", "--snapshot-bytes", "8MiB");
         Files.createDirectories(p.dataDir);
         run("mount", "-t", "tmpfs", "-o", "size=192m", "tmpfs", p.dataDir.toString());
         try {
-            p.start();
-            Servers.awaitSettled(p);
+            cluster.start(p);
+            p.awaitSettled();
             Path filler = p.dataDir.resolve("filler");
             long free = Files.getFileStore(p.dataDir).getUsableSpace();
             // leave the reserve and room for about 120 configs of 256 KiB (each costs its log entry and its row)
@@ -76,13 +76,12 @@ class DiskFullIT {
             assertEquals(200, r.status(), r.body());
             acknowledged.put("after-space-freed", after);
 
-            p.kill();
-            p.start();
-            Servers.awaitSettled(p);
+            cluster.restart(p);
+            p.awaitSettled();
             assertReadable(p, acknowledged);
         } finally {
             if (p.alive()) {
-                p.kill();
+                cluster.kill(p);
             }
             run("umount", p.dataDir.toString());
         }

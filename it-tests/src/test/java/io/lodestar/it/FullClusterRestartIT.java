@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class FullClusterRestartIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     /** One kind of durable data: written before the crash, checked on every node after the restart. */
     interface DurableData {
@@ -44,20 +44,18 @@ class FullClusterRestartIT {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void killingEveryNodeAtOnceLosesNothingAcknowledged() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(servers.cluster(3));
+        List<ServerProcess> nodes = cluster.start(3);
         List<DurableData> data = durableData();
         for (DurableData d : data) {
             d.write(nodes);
         }
-        Cluster.awaitConverged(nodes, Duration.ofSeconds(30));
-        long revisionBefore = Cluster.revision(nodes.get(0));
+        cluster.awaitConverged(Duration.ofSeconds(30));
+        long revisionBefore = nodes.get(0).revision();
 
-        for (ServerProcess p : nodes) {
-            p.kill();
-        }
+        cluster.killAll();
         long restartedAt = System.nanoTime();
-        Cluster.start(nodes);
-        Cluster.awaitConverged(nodes, Duration.ofSeconds(30));
+        cluster.startAll();
+        cluster.awaitConverged(Duration.ofSeconds(30));
         System.out.println("after kill -9 of all 3 nodes: converged again "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt) + " ms after the restart");
 
@@ -66,11 +64,11 @@ class FullClusterRestartIT {
                 d.assertIntact(p);
             }
         }
-        List<Long> revisions = nodes.stream().map(Cluster::revision).toList();
+        List<Long> revisions = nodes.stream().map(ServerProcess::revision).toList();
         System.out.println("revision before the kill " + revisionBefore + ", after the restart " + revisions);
         assertEquals(List.of(revisionBefore, revisionBefore, revisionBefore), revisions,
                 "every node back at the revision of the last write, nothing lost or applied twice");
-        assertEquals(1, nodes.stream().map(Cluster::configDigest).distinct().count(), "identical configs on every node");
+        assertEquals(1, nodes.stream().map(ConfigApi::configDigest).distinct().count(), "identical configs on every node");
     }
 
     /** Configs in the public namespace, each published twice: the content and both history entries survive. */
@@ -84,12 +82,12 @@ class FullClusterRestartIT {
             int n = 0;
             for (int i = 0; i < CONFIGS; i++) {
                 for (String version : List.of("v1", "v2")) {
-                    Http.Response r = Cluster.publish(nodes.get(n++ % nodes.size()), "durable-" + i, version + " of durable-" + i);
+                    Http.Response r = ConfigApi.publish(nodes.get(n++ % nodes.size()), "durable-" + i, version + " of durable-" + i);
                     assertEquals(200, r.status(), r.body());
                 }
             }
             ServerProcess reader = nodes.get(0);
-            Cluster.awaitServes(reader, expected(), Duration.ofSeconds(20));
+            ConfigApi.awaitServes(reader, expected(), Duration.ofSeconds(20));
             for (int i = 0; i < CONFIGS; i++) {
                 histories.put("durable-" + i, history(reader, "durable-" + i));
             }
@@ -107,7 +105,7 @@ class FullClusterRestartIT {
             List<String> entries = new ArrayList<>();
             for (JsonNode item : ConfigHistoryIT.history(p, dataId).get("pageItems")) {
                 JsonNode detail = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params(
-                        "nid", item.get("id").asText(), "dataId", dataId, "group", Cluster.GROUP)));
+                        "nid", item.get("id").asText(), "dataId", dataId, "group", ConfigApi.GROUP)));
                 entries.add(item.get("id").asText() + " " + item.get("opType").asText().trim() + " " + detail.get("md5").asText());
             }
             return entries;
@@ -115,13 +113,13 @@ class FullClusterRestartIT {
 
         @Override
         public void assertIntact(ServerProcess node) throws Exception {
-            Cluster.assertReadable(node, expected());
+            ConfigApi.assertReadable(node, expected());
             for (Map.Entry<String, List<String>> e : histories.entrySet()) {
                 List<String> entries = history(node, e.getKey());
                 assertEquals(e.getValue(), entries, "history of " + e.getKey() + " on " + node);
                 assertEquals(2, entries.size(), "two publishes, two entries: " + entries);
                 // The update records the content it replaced (Nacos semantics), the insert its own.
-                String v1 = Cluster.md5("v1 of " + e.getKey());
+                String v1 = ConfigApi.md5("v1 of " + e.getKey());
                 assertEquals(List.of("U " + v1, "I " + v1), entries.stream().map(s -> s.substring(s.indexOf(' ') + 1)).toList());
             }
         }
@@ -141,8 +139,8 @@ class FullClusterRestartIT {
                 assertEquals("true", r.body());
             }
             for (int i = 0; i < 3; i++) {
-                Http.Response r = Http.postForm(nodes.get(i).httpAddress(), Cluster.CONFIGS, params("dataId", "in-ns-" + i,
-                        "group", Cluster.GROUP, "tenant", IDS.get(0), "content", "content " + i + " in " + IDS.get(0)));
+                Http.Response r = Http.postForm(nodes.get(i).httpAddress(), ConfigApi.CONFIGS, params("dataId", "in-ns-" + i,
+                        "group", ConfigApi.GROUP, "tenant", IDS.get(0), "content", "content " + i + " in " + IDS.get(0)));
                 assertEquals(200, r.status(), r.body());
             }
         }
@@ -160,8 +158,8 @@ class FullClusterRestartIT {
                 assertEquals(id.equals(IDS.get(0)) ? 3 : 0, ns.get("configCount").asInt(), "configs in " + id + " on " + node);
             }
             for (int i = 0; i < 3; i++) {
-                Http.Response r = Http.get(node.httpAddress(), Cluster.CONFIGS + "?" + Http.query(params(
-                        "dataId", "in-ns-" + i, "group", Cluster.GROUP, "tenant", IDS.get(0))));
+                Http.Response r = Http.get(node.httpAddress(), ConfigApi.CONFIGS + "?" + Http.query(params(
+                        "dataId", "in-ns-" + i, "group", ConfigApi.GROUP, "tenant", IDS.get(0))));
                 assertEquals(200, r.status(), "in-ns-" + i + " on " + node);
                 assertEquals("content " + i + " in " + IDS.get(0), r.body());
             }

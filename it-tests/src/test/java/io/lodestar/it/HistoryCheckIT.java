@@ -39,7 +39,7 @@ class HistoryCheckIT {
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
 
     @RegisterExtension
-    final NetworkLab lab = new NetworkLab();
+    final LodestarCluster cluster = new LodestarCluster();
 
     private final ConcurrentLinkedQueue<Op> history = new ConcurrentLinkedQueue<>();
     private final AtomicInteger opIds = new AtomicInteger();
@@ -49,7 +49,7 @@ class HistoryCheckIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void publishesComparesAndReadsUnderKillsAndPartitionsAreConsistentWithOneOrder() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
         startNanos = System.nanoTime();
         Map<String, String> initial = new LinkedHashMap<>();
         for (String key : KEYS) {
@@ -60,7 +60,7 @@ class HistoryCheckIT {
         // Rule 7 takes every key as written before the reads begin, on every node: reads are local,
         // and a follower may not have applied the setup yet when node0 acknowledged it
         for (ServerProcess p : nodes) {
-            Cluster.awaitServes(p, initial, Duration.ofSeconds(30));
+            ConfigApi.awaitServes(p, initial, Duration.ofSeconds(30));
         }
 
         AtomicBoolean running = new AtomicBoolean(true);
@@ -81,13 +81,9 @@ class HistoryCheckIT {
             }
         }
 
-        lab.heal();
-        for (ServerProcess p : nodes) {
-            if (!p.alive()) {
-                p.start();
-            }
-        }
-        Cluster.awaitConverged(nodes, Duration.ofSeconds(60));
+        cluster.heal();
+        cluster.startAll();
+        cluster.awaitConverged(Duration.ofSeconds(60));
 
         Map<String, Map<String, String>> finalReads = new LinkedHashMap<>();
         for (ServerProcess p : nodes) {
@@ -103,7 +99,7 @@ class HistoryCheckIT {
         Map<String, String> valueByMd5 = new HashMap<>();
         for (Op op : ops) {
             if (op.kind() != Kind.READ) {
-                valueByMd5.put(Cluster.md5(op.value()), op.value());
+                valueByMd5.put(ConfigApi.md5(op.value()), op.value());
             }
         }
         Map<String, Map<String, List<Installed>>> orderByNode = new LinkedHashMap<>();
@@ -111,7 +107,7 @@ class HistoryCheckIT {
             Map<String, List<Installed>> order = new LinkedHashMap<>();
             for (String key : KEYS) {
                 String current = finalReads.get(p.name).get(key);
-                order.put(key, HistoryChecker.installedOrder(serverHistory(p, key), current == null ? "(absent)" : Cluster.md5(current),
+                order.put(key, HistoryChecker.installedOrder(serverHistory(p, key), current == null ? "(absent)" : ConfigApi.md5(current),
                         valueByMd5));
             }
             orderByNode.put(p.name, order);
@@ -160,16 +156,16 @@ class HistoryCheckIT {
     }
 
     private Op write(String client, Kind kind, String key, ServerProcess node, String value, String expected) {
-        Map<String, String> form = params("dataId", key, "group", Cluster.GROUP, "content", value);
+        Map<String, String> form = params("dataId", key, "group", ConfigApi.GROUP, "content", value);
         if (expected != null) {
-            form.put("casMd5", Cluster.md5(expected));
+            form.put("casMd5", ConfigApi.md5(expected));
         }
         long invoked = System.nanoTime();
         Outcome outcome;
         int status = -1;
         String detail;
         try {
-            Http.Response r = Http.postForm(node.httpAddress(), Cluster.CONFIGS, form, CLIENT_TIMEOUT);
+            Http.Response r = Http.postForm(node.httpAddress(), ConfigApi.CONFIGS, form, CLIENT_TIMEOUT);
             status = r.status();
             detail = r.status() == 200 ? "" : r.body();
             outcome = r.status() == 200 && r.body().equals("true") ? Outcome.OK
@@ -191,8 +187,8 @@ class HistoryCheckIT {
         String value = null;
         String detail = "";
         try {
-            Http.Response r = Http.get(node.httpAddress(), Cluster.CONFIGS + "?" + Http.query(params("dataId", key,
-                    "group", Cluster.GROUP)), CLIENT_TIMEOUT);
+            Http.Response r = Http.get(node.httpAddress(), ConfigApi.CONFIGS + "?" + Http.query(params("dataId", key,
+                    "group", ConfigApi.GROUP)), CLIENT_TIMEOUT);
             status = r.status();
             if (r.status() == 200 || r.status() == 404) {
                 outcome = Outcome.OK;
@@ -219,40 +215,40 @@ class HistoryCheckIT {
      */
     private void runNemesis(List<ServerProcess> nodes) throws Exception {
         hold(2_000);
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        ServerProcess leader = cluster.leader();
         event("kill -9 leader " + leader.name);
-        leader.kill();
+        cluster.kill(leader);
         hold(3_000);
         event("restart " + leader.name);
-        leader.start();
+        cluster.start(leader);
         recover(nodes);
 
-        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        leader = cluster.leader();
         event("isolate leader " + leader.name);
-        lab.isolate(leader);
+        cluster.isolate(leader);
         hold(6_000);
         event("heal");
-        lab.heal();
+        cluster.heal();
         recover(nodes);
 
-        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        leader = cluster.leader();
         ServerProcess follower = followerOf(nodes, leader);
         event("cut " + leader.name + " -> " + follower.name + " one way");
-        lab.cutOneWay(leader, follower);
+        cluster.cut(leader, follower);
         hold(5_000);
         event("heal");
-        lab.heal();
+        cluster.heal();
         recover(nodes);
 
-        leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        leader = cluster.leader();
         follower = followerOf(nodes, leader);
         event("isolate follower " + follower.name + ", kill -9 leader " + leader.name + " (no majority)");
-        lab.isolate(follower);
-        leader.kill();
+        cluster.isolate(follower);
+        cluster.kill(leader);
         hold(3_000);
         event("heal, restart " + leader.name);
-        lab.heal();
-        leader.start();
+        cluster.heal();
+        cluster.start(leader);
         recover(nodes);
         hold(2_000);
     }
@@ -263,7 +259,7 @@ class HistoryCheckIT {
     }
 
     private void recover(List<ServerProcess> nodes) {
-        nodes.forEach(Servers::awaitReady);
+        nodes.forEach(ServerProcess::awaitReady);
         event("all ready");
     }
 
@@ -288,7 +284,7 @@ class HistoryCheckIT {
         List<HistoryChecker.HistoryEntry> entries = new ArrayList<>();
         for (int page = 1; ; page++) {
             JsonNode r = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params("search", "accurate",
-                    "dataId", key, "group", Cluster.GROUP, "pageNo", String.valueOf(page), "pageSize", "500")));
+                    "dataId", key, "group", ConfigApi.GROUP, "pageNo", String.valueOf(page), "pageSize", "500")));
             for (JsonNode item : r.get("pageItems")) {
                 entries.add(new HistoryChecker.HistoryEntry(Long.parseLong(item.get("id").asText()),
                         item.get("opType").asText().trim(), item.get("md5").asText()));

@@ -165,10 +165,10 @@ class HistoryCheckerTest {
 
     @Test
     void rebuildsTheOrderFromTheServersHistoryEntries() {
-        Map<String, String> values = Map.of(Cluster.md5("a"), "a", Cluster.md5("b"), "b", Cluster.md5("c"), "c");
-        List<HistoryEntry> entries = List.of(new HistoryEntry(12, "U", Cluster.md5("b")), new HistoryEntry(10, "I", Cluster.md5("a")),
-                new HistoryEntry(11, "U", Cluster.md5("a")));
+        Map<String, String> values = Map.of(ConfigApi.md5("a"), "a", ConfigApi.md5("b"), "b", ConfigApi.md5("c"), "c");
+        List<HistoryEntry> entries = List.of(new HistoryEntry(12, "U", ConfigApi.md5("b")), new HistoryEntry(10, "I", ConfigApi.md5("a")),
+                new HistoryEntry(11, "U", ConfigApi.md5("a")));
         assertEquals(List.of(new Installed(10, "a"), new Installed(11, "b"), new Installed(12, "c")),
-                HistoryChecker.installedOrder(entries, Cluster.md5("c"), values));
+                HistoryChecker.installedOrder(entries, ConfigApi.md5("c"), values));
     }
 }

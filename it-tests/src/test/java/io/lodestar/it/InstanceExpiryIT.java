@@ -9,7 +9,6 @@ import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,12 +38,11 @@ class InstanceExpiryIT {
     }
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void aStandaloneServerReportsDeadInstancesUnhealthyThenGoneOnTime() throws Exception {
-        ServerProcess p = servers.standalone("expiry").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("expiry");
         List<Watched> watched = new ArrayList<>();
         watched.add(registerRaw(p, "solo", "127.0.0.9", 9999));
         Watched survivor = registerRaw(p, "pair", "127.0.1.1", 8080);
@@ -80,8 +78,7 @@ class InstanceExpiryIT {
 
     @Test
     void everyNodeOfAClusterReportsTheSameDeadlines() throws Exception {
-        List<ServerProcess> nodes = Servers.startAll(servers.cluster(3));
-        nodes.forEach(Servers::awaitSettled);
+        List<ServerProcess> nodes = cluster.start(3);
         List<Watched> watched = new ArrayList<>();
         for (int n = 0; n < nodes.size(); n++) {
             watched.add(registerRaw(nodes.get(n), "solo-via-" + n, "127.0.4." + (n + 1), 8080));

@@ -18,37 +18,36 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class LeaderKillIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void killingTheLeaderMidStreamLosesNoAcknowledgedPublishAndWritesResumeThroughTheSurvivors() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(servers.cluster(3));
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        List<ServerProcess> survivors = nodes.stream().filter(n -> n != leader).toList();
+        List<ServerProcess> nodes = cluster.start(3);
+        ServerProcess leader = cluster.leader();
+        List<ServerProcess> survivors = cluster.othersThan(leader);
 
         try (PublishLoad load = new PublishLoad("kill", 4, () -> nodes).start()) {
             Await.until(Duration.ofSeconds(30), "publishes before the kill", () -> load.acknowledgedCount() >= 100);
             long killedAt = System.nanoTime();
-            leader.kill();
+            cluster.kill(leader);
             long newLeaderMs = Await.firstTime(Duration.ofSeconds(30), "a new leader agreed on by the survivors", killedAt, () -> {
-                ServerProcess l = Cluster.selfDeclaredLeader(survivors);
-                return l != null && l.raftAddress().equals(Cluster.view(survivors.get(0)).path("leader").asText())
-                        && l.raftAddress().equals(Cluster.view(survivors.get(1)).path("leader").asText());
+                ServerProcess l = LodestarCluster.selfDeclaredLeader(survivors);
+                return l != null && l.raftAddress().equals(survivors.get(0).view().path("leader").asText())
+                        && l.raftAddress().equals(survivors.get(1).view().path("leader").asText());
             }).get();
             Await.until(Duration.ofSeconds(30), "a publish sent after the kill is acknowledged",
                     () -> load.firstAcknowledgedSentAfter(killedAt) != null);
             PublishLoad.Outcome resumed = load.firstAcknowledgedSentAfter(killedAt);
             long resumedMs = TimeUnit.NANOSECONDS.toMillis(resumed.completedNanos() - killedAt);
             System.out.println("failover after kill -9 of the leader " + leader + ": new leader "
-                    + Cluster.selfDeclaredLeader(survivors) + " in " + newLeaderMs + " ms, first publish sent after the kill"
+                    + LodestarCluster.selfDeclaredLeader(survivors) + " in " + newLeaderMs + " ms, first publish sent after the kill"
                     + " acknowledged in " + resumedMs + " ms (through " + resumed.target() + ")");
 
             int afterFailover = load.acknowledgedCount();
             Await.until(Duration.ofSeconds(30), "publishes through the survivors", () -> load.acknowledgedCount() >= afterFailover + 100);
             long restartedAt = System.nanoTime();
-            leader.start();
-            Servers.awaitReady(leader);
+            cluster.start(leader);
             System.out.println(leader + " ready again " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt)
                     + " ms after its restart on the same data dir");
             int afterRestart = load.acknowledgedCount();
@@ -59,11 +58,11 @@ class LeaderKillIT {
                     + newLeaderMs + " ms); the first publishes sent after it:" + load.timeline(killedAt, 40));
 
             Map<String, String> acknowledged = load.acknowledged();
-            Cluster.awaitConverged(nodes, Duration.ofSeconds(40));
+            cluster.awaitConverged(Duration.ofSeconds(40));
             for (ServerProcess p : nodes) {
-                Cluster.assertReadable(p, acknowledged);
+                ConfigApi.assertReadable(p, acknowledged);
             }
-            List<Long> revisions = nodes.stream().map(Cluster::revision).toList();
+            List<Long> revisions = nodes.stream().map(ServerProcess::revision).toList();
             System.out.println("all " + acknowledged.size() + " acknowledged publishes read back from every node; revisions " + revisions);
             assertEquals(1, revisions.stream().distinct().count(), "identical revisions on every node: " + revisions);
         }

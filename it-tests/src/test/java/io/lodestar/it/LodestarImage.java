@@ -143,7 +143,7 @@ final class LodestarImage {
                     tag, Files.size(rootfs) >> 20, System.getProperty("java.home"),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         } finally {
-            Servers.deleteTree(work);
+            LodestarCluster.deleteTree(work);
         }
         return tag;
     }

@@ -32,14 +32,13 @@ class LongPollIT {
     private static final String B = "\u0002";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
     /** HTTP/1.1 so every in-flight request has its own connection, as nacos-client's have. */
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
     private ServerProcess server() {
-        ServerProcess p = servers.standalone("long-poll").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("long-poll");
         return p;
     }
 

@@ -41,7 +41,7 @@ class NacosClientClusterIT {
     }
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
     private final List<AutoCloseable> clients = new ArrayList<>();
 
     @AfterEach
@@ -51,13 +51,6 @@ class NacosClientClusterIT {
         }
     }
 
-
-    private List<ServerProcess> cluster() {
-        List<ServerProcess> nodes = servers.cluster(3);
-        nodes.forEach(ServerProcess::start);
-        nodes.forEach(Servers::awaitSettled);
-        return nodes;
-    }
 
     static String serverAddr(List<ServerProcess> nodes) {
         return nodes.stream().map(ServerProcess::httpAddress).collect(Collectors.joining(","));
@@ -118,7 +111,7 @@ class NacosClientClusterIT {
 
     @Test
     void configServiceWithEveryNodeKeepsPublishingReadingAndListeningWhileANodeIsKilledAndRestarted() throws Exception {
-        List<ServerProcess> nodes = cluster();
+        List<ServerProcess> nodes = cluster.start(3);
         String addr = serverAddr(nodes);
         ConfigService publisher = configService(addr);
         ConfigService listening = configService(addr);
@@ -146,7 +139,7 @@ class NacosClientClusterIT {
             return false;
         });
         ServerProcess victim = holder.get();
-        victim.kill();
+        cluster.kill(victim);
 
         int refused = publishUntilAccepted(publisher, "cluster.yaml", "during: 1");
         awaitHeard(heard, "during: 1", HEAR);
@@ -155,8 +148,7 @@ class NacosClientClusterIT {
         assertEquals("during: 2", publisher.getConfig("cluster.yaml", "DEFAULT_GROUP", 3000));
         assertEquals("during: 2", listening.getConfig("cluster.yaml", "DEFAULT_GROUP", 3000));
 
-        victim.start();
-        Servers.awaitReady(victim);
+        cluster.start(victim);
         assertEquals("during: 2", StandaloneServerIT.read(victim, "cluster.yaml").body(), "the restarted node caught up");
         refused += publishUntilAccepted(publisher, "cluster.yaml", "after: 1");
         awaitHeard(heard, "after: 1", HEAR);
@@ -176,7 +168,7 @@ class NacosClientClusterIT {
     void namingServiceWithEveryNodeRegistersAndDiscoversWhileANodeIsKilledAndRestarted() throws Exception {
         Assumptions.assumeTrue(NamingApi.present(),
                 "POST /nacos/v1/ns/instance answers 404: the naming HTTP API is not in this build yet");
-        List<ServerProcess> nodes = cluster();
+        List<ServerProcess> nodes = cluster.start(3);
         String addr = serverAddr(nodes);
         NamingService provider = namingService(addr);
         NamingService consumer = namingService(addr);
@@ -208,7 +200,7 @@ class NacosClientClusterIT {
                 () -> lastEvent.get().equals(Set.of("127.1.0.1:8080", "127.1.0.2:8080")));
 
         ServerProcess victim = nodes.get(1);
-        victim.kill();
+        cluster.kill(victim);
         provider.registerInstance("orders", "127.1.0.3", 8080);
         Await.until(HEAR, "an instance registered while a node is down is discovered",
                 () -> endpoints(consumer.getAllInstances("orders")).contains("127.1.0.3:8080"));
@@ -216,8 +208,7 @@ class NacosClientClusterIT {
         Await.until(HEAR, "healthy instances are still served",
                 () -> endpoints(consumer.selectInstances("orders", true)).size() == 3);
 
-        victim.start();
-        Servers.awaitReady(victim);
+        cluster.start(victim);
         provider.deregisterInstance("orders", "127.1.0.1", 8080);
         Set<String> remaining = Set.of("127.1.0.2:8080", "127.1.0.3:8080");
         // every node serves the same list, the restarted one included (ephemeral instances replicate to it)

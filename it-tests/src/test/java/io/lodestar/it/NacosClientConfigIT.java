@@ -30,7 +30,7 @@ class NacosClientConfigIT {
     }
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
     private final List<ConfigService> clients = new ArrayList<>();
 
     @AfterEach
@@ -53,8 +53,7 @@ class NacosClientConfigIT {
     }
 
     private ServerProcess server() {
-        ServerProcess p = servers.standalone("nacos-config").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("nacos-config");
         return p;
     }
 

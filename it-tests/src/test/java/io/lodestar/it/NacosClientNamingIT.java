@@ -40,7 +40,7 @@ class NacosClientNamingIT {
     }
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
     private final List<NamingService> clients = new ArrayList<>();
 
     @AfterEach
@@ -52,8 +52,7 @@ class NacosClientNamingIT {
 
 
     private ServerProcess server() {
-        ServerProcess p = servers.standalone("nacos-naming").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("nacos-naming");
         return p;
     }
 
@@ -271,9 +270,9 @@ class NacosClientNamingIT {
         client.registerInstance("web", "G", "127.0.6.2", 8080);
         assertEquals(List.of("127.0.6.1:3306"), addresses(client.getAllInstances("mysql", "G", false)));
 
-        assertEquals(0, p.stop(), "a clean stop");
-        p.start();
-        Servers.awaitSettled(p);
+        assertEquals(0, cluster.stop(p), "a clean stop");
+        cluster.start(p);
+        p.awaitSettled();
 
         List<Instance> after = client(p).getAllInstances("mysql", "G", false);
         assertEquals(List.of("127.0.6.1:3306"), addresses(after), "the persistent instance is still registered");

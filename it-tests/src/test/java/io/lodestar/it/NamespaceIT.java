@@ -26,12 +26,11 @@ class NamespaceIT {
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void listDetailCreateAndEditAnswerNacosBodies() throws Exception {
-        ServerProcess p = servers.standalone("ns").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("ns");
         String a = p.httpAddress();
 
         assertEquals(json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 0) + "]}"),
@@ -80,8 +79,7 @@ class NamespaceIT {
 
     @Test
     void aNamespaceIsDeletedOnlyOnceItsConfigsAreGone() throws Exception {
-        ServerProcess p = servers.standalone("ns-delete").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("ns-delete");
         String a = p.httpAddress();
         assertEquals("true", create(a, "prod", "Production", null).body());
         assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "db.yaml", "group", "G",
@@ -106,8 +104,7 @@ class NamespaceIT {
 
     @Test
     void badRequestsAreRejectedWithAReasonAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("ns-bad").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("ns-bad");
         String a = p.httpAddress();
         assertEquals("true", create(a, "full", "Full", null).body());
         assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "d", "group", "G", "content", "c",

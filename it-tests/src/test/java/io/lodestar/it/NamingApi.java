@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Whether the packaged server has the naming HTTP API yet (it is built on another branch). Asked
- * once per test JVM of a throw-away standalone node, outside any test's {@link Servers}, so a test
+ * once per test JVM of a throw-away standalone node, outside any test's {@link LodestarCluster}, so a test
  * skipped for its absence leaves no server logs behind.
  */
 final class NamingApi {
@@ -26,7 +26,7 @@ final class NamingApi {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess probe = new ServerProcess(dir, "probe", Servers.freePort(), Servers.freePort(), List.of());
+            ServerProcess probe = new ServerProcess(dir, "probe", FreePorts.take(), FreePorts.take(), List.of());
             try {
                 probe.start();
                 // liveness is enough: routes are installed before HTTP answers
@@ -41,7 +41,7 @@ final class NamingApi {
                 throw new UncheckedIOException(e);
             } finally {
                 probe.kill();
-                Servers.deleteTree(dir);
+                LodestarCluster.deleteTree(dir);
             }
         }
         return present;

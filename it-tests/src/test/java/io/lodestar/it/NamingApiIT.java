@@ -31,11 +31,10 @@ class NamingApiIT {
     private static final String NS = "/nacos/v1/ns";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     private ServerProcess server() {
-        ServerProcess p = servers.standalone("naming-api").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("naming-api");
         return p;
     }
 

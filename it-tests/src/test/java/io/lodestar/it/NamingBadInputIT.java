@@ -24,7 +24,7 @@ class NamingBadInputIT {
     private static final String SERVICE = "DEFAULT_GROUP@@bad-input";
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     /** A request: GET and DELETE carry their parameters in the query, the others as a form body. */
     record Case(String why, String method, String path, Map<String, String> params, int status, String mentions) {}
@@ -173,8 +173,7 @@ class NamingBadInputIT {
 
     @Test
     void badNamingRequestsAreRejectedWithAReasonAndWriteNothing() throws Exception {
-        ServerProcess p = servers.standalone("naming-bad-input").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("naming-bad-input");
         long revision = ConfigBadInputIT.revision(p);
         List<String> failures = new ArrayList<>();
         for (Case c : cases()) {

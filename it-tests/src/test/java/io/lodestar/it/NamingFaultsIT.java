@@ -30,13 +30,13 @@ class NamingFaultsIT {
             + "\"preserved.heart.beat.timeout\":\"3000\",\"preserved.ip.delete.timeout\":\"6000\"}";
 
     @RegisterExtension
-    final NetworkLab lab = new NetworkLab();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void theInstancesOfADeadOwnerStayWhileTheirClientsBeatElsewhereAndExpireOnceTheyStop() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+        cluster.leader();
         ServerProcess dying = nodes.get(2);
         List<String> services = servicesOwnedBy(nodes, dying, 3);
         try (Beater client = new Beater(nodes.get(1), services, "127.50.0.1")) {
@@ -48,7 +48,7 @@ class NamingFaultsIT {
                             () -> ips(survivor, s).equals(Set.of("127.50.0.1")));
                 }
             }
-            dying.kill();
+            cluster.kill(dying);
             long killedAt = System.nanoTime();
             // through three delete timeouts after the owner died, nothing goes: the new owners took over
             while (System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(20)) {
@@ -72,11 +72,11 @@ class NamingFaultsIT {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void registrationAndDiscoveryWorkOnBothSidesOfAPartitionAndConvergeAfterTheHeal() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+        cluster.leader();
         ServerProcess minority = nodes.get(2);
         ServerProcess majority = nodes.get(0);
-        lab.isolate(minority);
+        cluster.isolate(minority);
         try (Beater onMajority = new Beater(majority, List.of("split"), "127.60.0.1");
              Beater onMinority = new Beater(minority, List.of("split"), "127.60.0.2")) {
             Await.until(Duration.ofSeconds(30), "the majority side to serve its registration",
@@ -84,7 +84,7 @@ class NamingFaultsIT {
             Await.until(Duration.ofSeconds(30), "the minority side to serve its registration",
                     () -> ips(minority, "split").contains("127.60.0.2"));
             long healedAt = System.nanoTime();
-            lab.heal();
+            cluster.heal();
             // the copies merge instance by instance: no side ever stops listing its own instance, and
             // once every node lists both, every node keeps listing both (watched past a verification round)
             Set<String> both = Set.of("127.60.0.1", "127.60.0.2");
@@ -113,11 +113,11 @@ class NamingFaultsIT {
     /** Services named so that {@code owner} owns them (Distro: CRC32 of the key over the sorted members). */
     private static List<String> servicesOwnedBy(List<ServerProcess> nodes, ServerProcess owner, int count) throws Exception {
         List<String> members = new ArrayList<>();
-        for (JsonNode m : Cluster.view(nodes.get(0)).get("members")) {
+        for (JsonNode m : nodes.get(0).view().get("members")) {
             members.add(m.get("address").asText());
         }
         members.sort(null);
-        String ownerAddress = Cluster.view(owner).get("self").asText();
+        String ownerAddress = owner.view().get("self").asText();
         List<String> out = new ArrayList<>();
         for (int n = 0; out.size() < count; n++) {
             CRC32 crc = new CRC32();

@@ -30,13 +30,12 @@ import org.xbill.DNS.Type;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class NamingProbeAndDnsIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void aPersistentInstanceLeavesDnsAnswersWhileItsPortIsClosedAndComesBackWhenItReopens() throws Exception {
-        int dnsPort = Servers.freePort();
-        ServerProcess p = servers.standalone("probes", "--dns-port", String.valueOf(dnsPort)).start();
-        Servers.awaitSettled(p);
+        int dnsPort = FreePorts.take();
+        ServerProcess p = cluster.startStandalone("probes", "--dns-port", String.valueOf(dnsPort));
         try (ServerSocket steady = listen(0); ServerSocket flapping0 = listen(0)) {
             ServerSocket flapping = flapping0;
             int flappingPort = flapping.getLocalPort();

@@ -5,26 +5,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import java.util.stream.IntStream;
 
 /**
- * A JUnit extension giving each node of a cluster its own Linux network namespace, so node-to-node
- * traffic crosses real virtual links that the test can cut: {@link #cut}, {@link #cutOneWay},
- * {@link #isolate}, {@link #heal}. Everything (processes, namespaces, links) is torn down after
- * each test, also when it failed; a lab left behind by a test JVM that died is removed by the next
- * lab created on the machine. Needs root and {@code ip netns}; without them the test is skipped
- * with the reason.
+ * Linux network namespaces for the nodes of one cluster, so node-to-node traffic crosses real
+ * virtual links that can be cut: {@link #cutOneWay}, {@link #isolate}, {@link #heal}. Nodes are
+ * named by their index; {@link LodestarCluster} runs node i under {@link #launcher} with
+ * {@link #address} as its {@code --host}. {@link #close} removes everything; a lab left behind by a
+ * test JVM that died is removed by the next lab opened on the machine. Needs root and
+ * {@code ip netns} ({@link #unavailableReason} says why not).
  *
  * <p>Layout of one lab, {@code X} chosen per lab (1..254) so that concurrent labs and leftovers
  * never collide, {@code PID} the test JVM's:
@@ -34,11 +30,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *                                            ├─ veth ── node ns lodestar-it-PID-X-n1: eth0 10.77.X.11
  *                                            └─ ...
  * </pre>
- * Each node runs under {@code ip netns exec} with {@code --host} its namespace's address, on the
- * default ports (HTTP 8848, Raft 7848): every node has its own network stack. The test JVM reaches
- * every node over {@code lsfXh}; cuts never affect that path. The bridge lives in a namespace of
- * its own rather than the root one because bridged frames go through the root namespace's
- * netfilter when {@code br_netfilter} is loaded, and a Docker daemon there sets FORWARD to DROP.
+ * Each node runs on the default ports (HTTP 8848, Raft 7848): every node has its own network
+ * stack. The test JVM reaches every node over {@code lsfXh}; cuts never affect that path. The
+ * bridge lives in a namespace of its own rather than the root one because bridged frames go
+ * through the root namespace's netfilter when {@code br_netfilter} is loaded, and a Docker daemon
+ * there sets FORWARD to DROP.
  *
  * <p>How a cut works: cutting A→B replaces A's neighbour (ARP) entry for B's address with a
  * permanent one pointing at a MAC address nobody owns. A's packets to B still leave A, the bridge
@@ -49,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * deletes the entries and ARP resolves the real address again on the next packet. Only iproute2 is
  * needed.
  */
-final class NetworkLab implements AfterEachCallback {
+final class NetworkLab implements AutoCloseable {
     static final int HTTP_PORT = 8848;
     static final int RAFT_PORT = 7848;
     /** Every subnet a lab takes, 10.77.X.0/24, lies in this network. */
@@ -60,133 +56,119 @@ final class NetworkLab implements AfterEachCallback {
     private static final String NOBODY_MAC = "02:00:00:00:de:ad";
     private static final long PID = ProcessHandle.current().pid();
 
-    private final Servers servers = new Servers();
-    private final Map<ServerProcess, Member> members = new LinkedHashMap<>();
-    /** Active one-way cuts, as (from, to). */
-    private final Set<List<ServerProcess>> cuts = new LinkedHashSet<>();
+    private final int size;
+    /** Active one-way cuts, as (from, to) node indexes. */
+    private final Set<List<Integer>> cuts = new LinkedHashSet<>();
     private int subnet = -1;
 
-    private record Member(String namespace, String address) {}
+    private NetworkLab(int size) {
+        this.size = size;
+    }
 
     /**
-     * A group of {@code size} nodes (not started), node i at 10.77.X.(10+i) in its own namespace,
-     * each given {@code extraArgs} too. Skips the test if namespaces cannot be created here.
+     * Namespaces and links for {@code size} nodes, node i at 10.77.X.(10+i) in its own namespace.
+     * Call only where {@link #unavailableReason} is null.
      */
-    List<ServerProcess> cluster(int size, String... extraArgs) {
-        if (subnet >= 0) {
-            throw new IllegalStateException("one cluster per lab");
-        }
-        String unavailable = unavailableReason();
-        Assumptions.assumeTrue(unavailable == null, () -> "network-namespace lab unavailable: " + unavailable);
+    static NetworkLab open(int size) {
+        NetworkLab lab = new NetworkLab(size);
         reapLeftovers();
-        createSwitch();
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            peers.add(nodeAddress(i) + ":" + RAFT_PORT);
+        lab.createSwitch();
+        try {
+            for (int i = 0; i < size; i++) {
+                lab.createNode(i);
+            }
+        } catch (RuntimeException e) {
+            lab.close();
+            throw e;
         }
-        List<String> args = new ArrayList<>(List.of("--peers", String.join(",", peers), "--cluster-secret", Servers.SECRET));
-        args.addAll(List.of(extraArgs));
-        List<ServerProcess> nodes = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            String ns = namespace("n" + i);
-            String address = nodeAddress(i);
-            ip("netns", "add", ns);
-            ip("-n", ns, "link", "set", "lo", "up");
-            ip("-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", "n" + i, "netns", namespace("sw"));
-            ip("-n", namespace("sw"), "link", "set", "n" + i, "master", "br0");
-            ip("-n", namespace("sw"), "link", "set", "n" + i, "up");
-            ip("-n", ns, "addr", "add", address + "/24", "dev", "eth0");
-            ip("-n", ns, "link", "set", "eth0", "up");
-            ServerProcess p = servers.node("node" + i, address, HTTP_PORT, RAFT_PORT,
-                    List.of("ip", "netns", "exec", ns), args);
-            members.put(p, new Member(ns, address));
-            nodes.add(p);
-        }
-        System.out.println("network lab 10.77." + subnet + ".0/24: " + members.entrySet().stream()
-                .map(e -> e.getKey().name + "=" + e.getValue().address() + " (netns " + e.getValue().namespace() + ")")
+        System.out.println("network lab 10.77." + lab.subnet + ".0/24: " + IntStream.range(0, size)
+                .mapToObj(i -> "node" + i + "=" + lab.address(i) + " (netns " + lab.namespace("n" + i) + ")")
                 .collect(Collectors.joining(", ")));
-        return nodes;
+        return lab;
     }
 
-    /** Drops all traffic between {@code a} and {@code b}, both ways. */
-    void cut(ServerProcess a, ServerProcess b) {
-        cutOneWay(a, b);
-        cutOneWay(b, a);
+    private void createNode(int i) {
+        String ns = namespace("n" + i);
+        ip("netns", "add", ns);
+        ip("-n", ns, "link", "set", "lo", "up");
+        ip("-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", "n" + i, "netns", namespace("sw"));
+        ip("-n", namespace("sw"), "link", "set", "n" + i, "master", "br0");
+        ip("-n", namespace("sw"), "link", "set", "n" + i, "up");
+        ip("-n", ns, "addr", "add", address(i) + "/24", "dev", "eth0");
+        ip("-n", ns, "link", "set", "eth0", "up");
     }
 
-    /** Drops every packet {@code from} sends to {@code to}; the other direction still flows. */
-    void cutOneWay(ServerProcess from, ServerProcess to) {
+    /** Node i's address: its {@code --host}, the only one it has besides loopback. */
+    String address(int i) {
+        checkNode(i);
+        return "10.77." + subnet + "." + (10 + i);
+    }
+
+    /** The command that runs node i's java in its namespace (it execs in place). */
+    List<String> launcher(int i) {
+        checkNode(i);
+        return List.of("ip", "netns", "exec", namespace("n" + i));
+    }
+
+    /** Drops every packet node {@code from} sends to node {@code to}; the other direction still flows. */
+    void cutOneWay(int from, int to) {
+        checkNode(from);
+        checkNode(to);
         if (from == to) {
             throw new IllegalArgumentException("a node cannot be cut from itself");
         }
-        ip("-n", member(from).namespace(), "neigh", "replace", member(to).address(), "lladdr", NOBODY_MAC,
+        ip("-n", namespace("n" + from), "neigh", "replace", address(to), "lladdr", NOBODY_MAC,
                 "nud", "permanent", "dev", "eth0");
         cuts.add(List.of(from, to));
     }
 
-    /** Cuts {@code node} from every other member, both ways; the test JVM still reaches it. */
-    void isolate(ServerProcess node) {
-        for (ServerProcess other : members.keySet()) {
-            if (other != node) {
-                cut(node, other);
+    /** Cuts node i from every other node, both ways; the test JVM still reaches it. */
+    void isolate(int i) {
+        for (int other = 0; other < size; other++) {
+            if (other != i) {
+                cutOneWay(i, other);
+                cutOneWay(other, i);
             }
         }
     }
 
     /** Removes every cut. */
     void heal() {
-        for (List<ServerProcess> cut : cuts) {
-            ipAllowingMissing("-n", member(cut.get(0)).namespace(), "neigh", "del", member(cut.get(1)).address(), "dev", "eth0");
+        for (List<Integer> cut : cuts) {
+            ipAllowingMissing("-n", namespace("n" + cut.get(0)), "neigh", "del", address(cut.get(1)), "dev", "eth0");
         }
         cuts.clear();
     }
 
     /** The active cuts, e.g. {@code [node0->node1]}. */
     String faults() {
-        return cuts.stream().map(c -> c.get(0).name + "->" + c.get(1).name).toList().toString();
+        return cuts.stream().map(c -> "node" + c.get(0) + "->node" + c.get(1)).toList().toString();
     }
 
-    private Member member(ServerProcess p) {
-        Member m = members.get(p);
-        if (m == null) {
-            throw new IllegalArgumentException(p + " is not a node of this lab");
+    private void checkNode(int i) {
+        if (i < 0 || i >= size) {
+            throw new IllegalArgumentException("node " + i + " is not in this lab of " + size);
         }
-        return m;
     }
 
+    /** Deletes the namespaces (killing what still runs in them) and the uplink. */
     @Override
-    public void afterEach(ExtensionContext context) {
-        try {
-            if (context.getExecutionException().isPresent() && subnet >= 0) {
-                System.out.println("network lab 10.77." + subnet + ".0/24 at failure: cuts " + faults());
-            }
-            servers.afterEach(context);
-        } finally {
-            teardown();
-        }
-    }
-
-    private void teardown() {
+    public void close() {
         if (subnet < 0) {
             return;
         }
-        for (Member m : members.values()) {
-            deleteNamespace(m.namespace());
+        for (int i = 0; i < size; i++) {
+            deleteNamespace(namespace("n" + i));
         }
         deleteNamespace(namespace("sw"));
         // Destroying the switch namespace destroys the root end of its veth too, asynchronously.
         ipAllowingMissing("link", "del", hostLink(subnet));
-        members.clear();
         cuts.clear();
         subnet = -1;
     }
 
     private String namespace(String role) {
         return NS_PREFIX + PID + "-" + subnet + "-" + role;
-    }
-
-    private String nodeAddress(int i) {
-        return "10.77." + subnet + "." + (10 + i);
     }
 
     private static String hostLink(int subnet) {

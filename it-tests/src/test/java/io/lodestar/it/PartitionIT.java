@@ -26,7 +26,7 @@ class PartitionIT {
     static final long MARGIN_MS = 2_500;
 
     @RegisterExtension
-    final NetworkLab lab = new NetworkLab();
+    final LodestarCluster cluster = new LodestarCluster();
 
     record Attempt(String dataId, long millis, int status, String body) {}
 
@@ -36,7 +36,7 @@ class PartitionIT {
         int status;
         String body;
         try {
-            Http.Response r = Cluster.publish(p, dataId, "content of " + dataId);
+            Http.Response r = ConfigApi.publish(p, dataId, "content of " + dataId);
             status = r.status();
             body = r.body();
         } catch (Exception e) {
@@ -64,34 +64,34 @@ class PartitionIT {
     }
 
     /** After the faults: every node serves every acknowledged publish, with identical revisions and configs. */
-    static void assertConvergedWithEveryAcknowledgedPublish(List<ServerProcess> nodes, Map<String, String> acknowledged)
+    void assertConvergedWithEveryAcknowledgedPublish(List<ServerProcess> nodes, Map<String, String> acknowledged)
             throws Exception {
-        Cluster.awaitConverged(nodes, Duration.ofSeconds(40));
+        cluster.awaitConverged(Duration.ofSeconds(40));
         for (ServerProcess p : nodes) {
-            Cluster.awaitServes(p, acknowledged, Duration.ofSeconds(20));
+            ConfigApi.awaitServes(p, acknowledged, Duration.ofSeconds(20));
         }
-        assertEquals(1, nodes.stream().map(Cluster::revision).distinct().count(), "identical revisions");
-        assertEquals(1, nodes.stream().map(Cluster::configDigest).distinct().count(), "identical configs");
+        assertEquals(1, nodes.stream().map(ServerProcess::revision).distinct().count(), "identical revisions");
+        assertEquals(1, nodes.stream().map(ConfigApi::configDigest).distinct().count(), "identical configs");
     }
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anIsolatedFollowerRefusesPublishesFastWhileTheMajorityKeepsWritingAndCatchesUpAfterHealing() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        ServerProcess minority = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
-        List<ServerProcess> majority = nodes.stream().filter(n -> n != minority).toList();
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+        ServerProcess leader = cluster.leader();
+        ServerProcess minority = cluster.othersThan(leader).get(0);
+        List<ServerProcess> majority = cluster.othersThan(minority);
 
         try (PublishLoad load = new PublishLoad("majority", 2, () -> majority).start()) {
             Await.until(Duration.ofSeconds(20), "writes before the partition", () -> load.acknowledgedCount() >= 20);
             long isolatedAt = System.nanoTime();
-            lab.isolate(minority);
+            cluster.isolate(minority);
             System.out.println("isolated " + minority + " from " + majority);
             // Right after the cut the minority still believes in its leader: it forwards the write,
             // which is never answered, so its outcome is unknown (504) - or no leader takes it (503).
             CompletableFuture<Attempt> first = attemptPublishAsync(minority, "minority-0");
             long leaderLostMs = Await.firstTime(Duration.ofSeconds(15), minority + " notices it has no leader", isolatedAt,
-                    () -> Cluster.view(minority).path("leader").isNull()).get();
+                    () -> minority.view().path("leader").isNull()).get();
             System.out.println(minority + " lost its leader " + leaderLostMs + " ms after the cut");
             Attempt a0 = await(first);
             System.out.println("publish to the minority sent right after the cut: " + a0.status() + " in " + a0.millis()
@@ -109,14 +109,14 @@ class PartitionIT {
             int beforeCheck = load.acknowledgedCount();
             Await.until(Duration.ofSeconds(20), "the majority keeps acknowledging publishes",
                     () -> load.acknowledgedCount() >= beforeCheck + 50);
-            assertEquals(leader, Cluster.selfDeclaredLeader(majority), "the leader on the majority side kept leading");
+            assertEquals(leader, LodestarCluster.selfDeclaredLeader(majority), "the leader on the majority side kept leading");
 
             long healedAt = System.nanoTime();
-            lab.heal();
+            cluster.heal();
             Map<String, String> acknowledgedAtHeal = load.acknowledged();
             CompletableFuture<Long> knowsLeader = Await.firstTime(Duration.ofSeconds(30), minority + " hears the leader",
-                    healedAt, () -> leader.raftAddress().equals(Cluster.view(minority).path("leader").asText()));
-            Cluster.awaitServes(minority, acknowledgedAtHeal, Duration.ofSeconds(40));
+                    healedAt, () -> leader.raftAddress().equals(minority.view().path("leader").asText()));
+            ConfigApi.awaitServes(minority, acknowledgedAtHeal, Duration.ofSeconds(40));
             System.out.println("after healing, " + minority + " heard the leader in " + knowsLeader.get() + " ms and served all "
                     + acknowledgedAtHeal.size() + " publishes acknowledged until then in " + millisSince(healedAt) + " ms");
             load.close();
@@ -124,7 +124,7 @@ class PartitionIT {
 
             assertConvergedWithEveryAcknowledgedPublish(nodes, load.acknowledged());
             for (ServerProcess p : nodes) {
-                assertEquals(404, Cluster.read(p, a1.dataId()).status(), "the 503 publish was not written, on " + p);
+                assertEquals(404, ConfigApi.read(p, a1.dataId()).status(), "the 503 publish was not written, on " + p);
             }
         }
     }
@@ -132,24 +132,24 @@ class PartitionIT {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anIsolatedLeaderStepsDownTheMajorityElectsAnotherAndWhatTheOldOneTookAloneIsDiscarded() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        ServerProcess oldLeader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        List<ServerProcess> majority = nodes.stream().filter(n -> n != oldLeader).toList();
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+        ServerProcess oldLeader = cluster.leader();
+        List<ServerProcess> majority = cluster.othersThan(oldLeader);
 
         try (PublishLoad load = new PublishLoad("followers", 2, () -> majority).start()) {
             Await.until(Duration.ofSeconds(20), "writes before the partition", () -> load.acknowledgedCount() >= 20);
             long isolatedAt = System.nanoTime();
-            lab.isolate(oldLeader);
+            cluster.isolate(oldLeader);
             System.out.println("isolated the leader " + oldLeader + " from " + majority);
             CompletableFuture<Long> steppedDown = Await.firstTime(Duration.ofSeconds(20), oldLeader + " steps down", isolatedAt,
-                    () -> !oldLeader.raftAddress().equals(Cluster.view(oldLeader).path("leader").asText()));
+                    () -> !oldLeader.raftAddress().equals(oldLeader.view().path("leader").asText()));
             // Sent while it still believes it leads: appended to its own log only, never committed.
             CompletableFuture<Attempt> alone = attemptPublishAsync(oldLeader, "taken-alone");
 
             long electedMs = Await.firstTime(Duration.ofSeconds(20), "a new leader on the majority side", isolatedAt, () -> {
-                ServerProcess l = Cluster.selfDeclaredLeader(majority);
-                return l != null && l.raftAddress().equals(Cluster.view(majority.get(0)).path("leader").asText())
-                        && l.raftAddress().equals(Cluster.view(majority.get(1)).path("leader").asText());
+                ServerProcess l = LodestarCluster.selfDeclaredLeader(majority);
+                return l != null && l.raftAddress().equals(majority.get(0).view().path("leader").asText())
+                        && l.raftAddress().equals(majority.get(1).view().path("leader").asText());
             }).get();
             Await.until(Duration.ofSeconds(20), "a publish sent after the cut is acknowledged",
                     () -> load.firstAcknowledgedSentAfter(isolatedAt) != null);
@@ -167,17 +167,17 @@ class PartitionIT {
                     () -> load.acknowledgedCount() >= beforeCheck + 30);
 
             long healedAt = System.nanoTime();
-            lab.heal();
-            ServerProcess newLeader = Cluster.awaitLeader(majority, Duration.ofSeconds(10));
+            cluster.heal();
+            ServerProcess newLeader = LodestarCluster.awaitLeader(majority, Duration.ofSeconds(10));
             Await.until(Duration.ofSeconds(30), oldLeader + " follows " + newLeader,
-                    () -> newLeader.raftAddress().equals(Cluster.view(oldLeader).path("leader").asText()));
+                    () -> newLeader.raftAddress().equals(oldLeader.view().path("leader").asText()));
             System.out.println(oldLeader + " follows the new leader " + millisSince(healedAt) + " ms after healing");
             load.close();
             System.out.println("publishes through the followers: " + load.statusCounts());
 
             assertConvergedWithEveryAcknowledgedPublish(nodes, load.acknowledged());
             for (ServerProcess p : nodes) {
-                assertEquals(404, Cluster.read(p, "taken-alone").status(),
+                assertEquals(404, ConfigApi.read(p, "taken-alone").status(),
                         "the deposed leader's uncommitted entry gave way to the new leader's log, on " + p);
             }
         }
@@ -186,20 +186,20 @@ class PartitionIT {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aLeaderThatCannotReachOneFollowerKeepsTheGroupWritableAndTheFollowerCatchesUpAfterHealing() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        List<ServerProcess> followers = nodes.stream().filter(n -> n != leader).toList();
+        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+        ServerProcess leader = cluster.leader();
+        List<ServerProcess> followers = cluster.othersThan(leader);
         ServerProcess unreached = followers.get(0);
         ServerProcess reached = followers.get(1);
-        long term = Cluster.view(leader).get("term").asLong();
+        long term = leader.view().get("term").asLong();
 
         try (PublishLoad load = new PublishLoad("oneway", 2, () -> List.of(leader, reached)).start()) {
             Await.until(Duration.ofSeconds(20), "writes before the cut", () -> load.acknowledgedCount() >= 20);
             long cutAt = System.nanoTime();
-            lab.cutOneWay(leader, unreached);
-            System.out.println("cut " + lab.faults() + ": the leader's packets to " + unreached + " are dropped");
+            cluster.cut(leader, unreached);
+            System.out.println("cut " + cluster.faults() + ": the leader's packets to " + unreached + " are dropped");
             Await.until(Duration.ofSeconds(15), unreached + " stops hearing from the leader",
-                    () -> Cluster.view(unreached).path("leader").isNull());
+                    () -> unreached.view().path("leader").isNull());
             System.out.println(unreached + " lost the leader " + millisSince(cutAt) + " ms after the cut");
             CompletableFuture<Attempt> viaUnreached = attemptPublishAsync(unreached, "via-unreached");
             int atNotice = load.acknowledgedCount();
@@ -209,7 +209,7 @@ class PartitionIT {
             Attempt a = await(viaUnreached);
             System.out.println("publish through the unreached follower: " + a.status() + " in " + a.millis() + " ms: " + a.body());
             assertFailsWithinRequestTimeout(a);
-            JsonNode leaderView = Cluster.view(leader);
+            JsonNode leaderView = leader.view();
             List<PublishLoad.Outcome> whileCut = load.outcomes();
             System.out.println("while cut: leader " + leaderView.get("leader").asText() + " term " + leaderView.get("term").asLong()
                     + " (term " + term + " before the cut); publishes through the leader and the reached follower: "
@@ -220,9 +220,9 @@ class PartitionIT {
                     "every publish through the leader or the reached follower was acknowledged");
 
             long healedAt = System.nanoTime();
-            lab.heal();
+            cluster.heal();
             Map<String, String> acknowledgedAtHeal = load.acknowledged();
-            Cluster.awaitServes(unreached, acknowledgedAtHeal, Duration.ofSeconds(40));
+            ConfigApi.awaitServes(unreached, acknowledgedAtHeal, Duration.ofSeconds(40));
             System.out.println("after healing, " + unreached + " served all " + acknowledgedAtHeal.size()
                     + " publishes acknowledged until then in " + millisSince(healedAt) + " ms");
             load.close();

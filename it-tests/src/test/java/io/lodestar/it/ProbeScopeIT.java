@@ -34,12 +34,11 @@ class ProbeScopeIT {
     private static final Pattern COUNTER = Pattern.compile("(?m)^(lodestar_health_probes_\\w+?)_total\\s+(\\S+)$");
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     void probesReachOnlyAllowedAddressesAndTheOthersSayWhy() throws Exception {
-        ServerProcess p = servers.standalone("scope").start();
-        Servers.awaitSettled(p);
+        ServerProcess p = cluster.startStandalone("scope");
         assertTrue(p.logText().contains("health probes to --probe-allow " + ServerProcess.PROBE_SCOPE),
                 "the start-up log names the setting:\n" + p.logText());
         try (CountingListener listener = new CountingListener()) {

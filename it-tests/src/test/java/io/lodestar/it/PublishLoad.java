@@ -75,8 +75,8 @@ final class PublishLoad implements AutoCloseable {
             int status;
             String body;
             try {
-                Http.Response r = Http.postForm(target.httpAddress(), Cluster.CONFIGS,
-                        Http.params("dataId", dataId, "group", Cluster.GROUP, "content", content), requestTimeout);
+                Http.Response r = Http.postForm(target.httpAddress(), ConfigApi.CONFIGS,
+                        Http.params("dataId", dataId, "group", ConfigApi.GROUP, "content", content), requestTimeout);
                 status = r.status();
                 body = r.body();
             } catch (Exception e) {

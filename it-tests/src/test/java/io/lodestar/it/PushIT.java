@@ -29,7 +29,7 @@ class PushIT {
     private static final Duration NOTICE_DEADLINE = Duration.ofSeconds(5);
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     /** A WebSocket client that queues every text message it receives, and the close code. */
     static final class Client implements WebSocket.Listener {
@@ -127,8 +127,7 @@ class PushIT {
 
     @Test
     void aPublishIsPushedAtOnceAndTheContentPulledWithAGet() throws Exception {
-        ServerProcess p = servers.standalone("push").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("push");
         Client c = Client.connect(p);
         List<JsonNode> replay = new ArrayList<>();
         c.subscribe(key("app.yaml"), null, replay);
@@ -164,8 +163,7 @@ class PushIT {
 
     @Test
     void aClientThatReconnectsWithItsLastRevisionGetsEveryMissedChangeAlsoAcrossARestart() throws Exception {
-        ServerProcess p = servers.standalone("resume").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("resume");
         Client c = Client.connect(p);
         c.subscribe(key("r"), null, new ArrayList<>());
         publish(p, "r", "v1");
@@ -194,9 +192,8 @@ class PushIT {
 
         // a change while the client is away, then a clean restart: the revision survives it
         publish(p, "r", "v5");
-        assertEquals(0, p.stop());
-        p.start();
-        Servers.awaitReady(p);
+        assertEquals(0, cluster.stop(p));
+        cluster.start(p);
         publish(p, "r", "v6");
 
         Client afterRestart = Client.connect(p);
@@ -215,8 +212,7 @@ class PushIT {
 
     @Test
     void aStaleMd5IsNotifiedOnSubscribe() throws Exception {
-        ServerProcess p = servers.standalone("md5").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("md5");
         publish(p, "m", "current");
         Client c = Client.connect(p);
         c.send("{\"type\":\"subscribe\",\"keys\":[{\"dataId\":\"m\",\"md5\":\"" + md5("old") + "\"}]}");
@@ -234,8 +230,7 @@ class PushIT {
 
     @Test
     void badInputGetsAnErrorOrClosesTheConnectionWithPolicyViolation() throws Exception {
-        ServerProcess p = servers.standalone("bad").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("bad");
         StringBuilder many = new StringBuilder("[");
         for (int i = 0; i < 1001; i++) {
             many.append(i == 0 ? "" : ",").append("{\"dataId\":\"k").append(i).append("\"}");

@@ -54,7 +54,7 @@ class RollingRestartIT {
     private static final int LISTENERS_PER_KIND = 3;
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     /** One writer publishing unique contents in turn to {@link #KEYS}, retrying each key on another node until acknowledged. */
     static final class Writer implements AutoCloseable {
@@ -134,9 +134,7 @@ class RollingRestartIT {
 
     @Test
     void listenersOnLongPollAndPushSeeTheFinalContentOfEveryKeyThroughGracefulAndKill9RollingRestarts() throws Exception {
-        List<ServerProcess> nodes = servers.cluster(3);
-        nodes.forEach(ServerProcess::start);
-        nodes.forEach(Servers::awaitSettled);
+        List<ServerProcess> nodes = cluster.start(3);
         List<String> addresses = nodes.stream().map(ServerProcess::httpAddress).toList();
 
         List<ResilientLongPoller> pollers = new ArrayList<>();
@@ -236,18 +234,17 @@ class RollingRestartIT {
     }
 
     /** Stops or kills {@code node} while writes go on, restarts it and waits until it is ready. */
-    private static void restart(ServerProcess node, Writer writer, boolean graceful) throws Exception {
+    private void restart(ServerProcess node, Writer writer, boolean graceful) throws Exception {
         long t0 = System.nanoTime();
         if (graceful) {
-            assertEquals(0, node.stop(), "clean exit on SIGTERM");
+            assertEquals(0, cluster.stop(node), "clean exit on SIGTERM");
         } else {
-            node.kill();
+            cluster.kill(node);
         }
         int before = writer.acknowledged.get();
         Await.until(Duration.ofSeconds(30), "writes go on while " + node.httpAddress() + " is down",
                 () -> writer.acknowledged.get() >= before + 20);
-        node.start();
-        Servers.awaitReady(node);
+        cluster.start(node);
         int back = writer.acknowledged.get();
         Await.until(Duration.ofSeconds(30), "writes go on once " + node.httpAddress() + " is back",
                 () -> writer.acknowledged.get() >= back + 10);

@@ -1,5 +1,6 @@
 package io.lodestar.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One Lodestar server as a real OS process, started from the packaged jar, with its output in a
- * log file. Stop (SIGTERM), kill (SIGKILL), restart on the same data dir, or wipe that dir first
- * (a node that lost its disk and comes back with the same identity). A process may be launched
- * through a prefix command, e.g. {@code ip netns exec NS}, so that it runs in a network namespace.
+ * log file: start, stop (SIGTERM), kill (SIGKILL), wipe its data dir, and what it says of itself
+ * (ready, its view of the group). A process may be launched through a prefix command, e.g.
+ * {@code ip netns exec NS}, so that it runs in a network namespace. Tests get their servers from
+ * {@link LodestarCluster}, which also applies the faults.
  */
 final class ServerProcess {
     /**
@@ -104,18 +106,12 @@ final class ServerProcess {
         return this;
     }
 
-    /** SIGKILL if running, then start again on the same data dir. */
-    ServerProcess restart() {
-        kill();
-        return start();
-    }
-
     /** Deletes the data dir: the node forgets everything, including its Raft term and vote. */
     void wipeData() {
         if (alive()) {
             throw new IllegalStateException("stop " + name + " before wiping its data");
         }
-        Servers.deleteTree(dataDir);
+        LodestarCluster.deleteTree(dataDir);
         if (Files.exists(dataDir)) {
             throw new IllegalStateException("could not delete " + dataDir);
         }
@@ -158,6 +154,43 @@ final class ServerProcess {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
+        }
+    }
+
+    /** Waits until the node answers ready (knows a leader, caught up); fails at once if it exited. */
+    void awaitReady() {
+        Await.until(Duration.ofSeconds(60), httpAddress() + " ready", () -> {
+            if (!alive()) {
+                throw new AssertionError("server exited with " + waitExit(Duration.ofSeconds(1)) + ":\n" + logText());
+            }
+            return Http.get(httpAddress(), "/nacos/v1/console/health/readiness").status() == 200;
+        });
+    }
+
+    /** Ready, and every member's HTTP address is in the store: no background write is pending. */
+    void awaitSettled() {
+        awaitReady();
+        Await.until(Duration.ofSeconds(30), httpAddress() + " settled", () -> {
+            for (JsonNode m : view().get("members")) {
+                if (m.get("httpAddress").isNull()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** This node's {@code GET /lodestar/v1/cluster}: leader, term, indexes, revision, members. */
+    JsonNode view() throws IOException {
+        return Http.json(httpAddress(), "/lodestar/v1/cluster");
+    }
+
+    /** The node's store revision (an AssertionError if it does not answer, so it can be used in streams). */
+    long revision() {
+        try {
+            return view().get("revision").asLong();
+        } catch (Exception e) {
+            throw new AssertionError(this + " did not tell its revision", e);
         }
     }
 

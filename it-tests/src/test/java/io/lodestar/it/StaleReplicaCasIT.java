@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,31 +21,31 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class StaleReplicaCasIT {
     @RegisterExtension
-    final NetworkLab lab = new NetworkLab();
+    final LodestarCluster cluster = new LodestarCluster();
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aCompareAndPublishThroughALaggingNodeIsNotRefusedAsAConflictWhenTheCommittedMd5Matches() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(lab.cluster(3));
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        ServerProcess lagging = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
-        assertEquals(200, Cluster.publish(leader, "cas", "v1").status());
-        Cluster.awaitServes(lagging, Map.of("cas", "v1"), Duration.ofSeconds(10));
+        cluster.startInNamespaces(3);
+        ServerProcess leader = cluster.leader();
+        ServerProcess lagging = cluster.othersThan(leader).get(0);
+        assertEquals(200, ConfigApi.publish(leader, "cas", "v1").status());
+        ConfigApi.awaitServes(lagging, Map.of("cas", "v1"), Duration.ofSeconds(10));
 
-        lab.isolate(lagging);
-        Http.Response v2 = Cluster.publish(leader, "cas", "v2");
+        cluster.isolate(lagging);
+        Http.Response v2 = ConfigApi.publish(leader, "cas", "v2");
         assertEquals(200, v2.status(), "the majority takes the write: " + v2.body());
         long start = System.nanoTime();
-        Http.Response cas = Http.postForm(lagging.httpAddress(), Cluster.CONFIGS,
-                params("dataId", "cas", "group", Cluster.GROUP, "content", "v3", "casMd5", Cluster.md5("v2")));
+        Http.Response cas = Http.postForm(lagging.httpAddress(), ConfigApi.CONFIGS,
+                params("dataId", "cas", "group", ConfigApi.GROUP, "content", "v3", "casMd5", ConfigApi.md5("v2")));
         System.out.println("compare-and-publish from the committed md5 through the lagging " + lagging + ": " + cas.status()
                 + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms: " + cas.body());
         assertNotEquals(409, cas.status(), "the committed md5 is casMd5: no conflict to report (" + cas.body() + ")");
 
-        lab.heal();
-        Cluster.awaitServes(lagging, Map.of("cas", "v2"), Duration.ofSeconds(30));
-        Http.Response retried = Http.postForm(lagging.httpAddress(), Cluster.CONFIGS,
-                params("dataId", "cas", "group", Cluster.GROUP, "content", "v3", "casMd5", Cluster.md5("v2")));
+        cluster.heal();
+        ConfigApi.awaitServes(lagging, Map.of("cas", "v2"), Duration.ofSeconds(30));
+        Http.Response retried = Http.postForm(lagging.httpAddress(), ConfigApi.CONFIGS,
+                params("dataId", "cas", "group", ConfigApi.GROUP, "content", "v3", "casMd5", ConfigApi.md5("v2")));
         assertEquals(200, retried.status(), "once caught up, the same compare-and-publish succeeds: " + retried.body());
     }
 }

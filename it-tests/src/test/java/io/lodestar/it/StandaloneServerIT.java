@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class StandaloneServerIT {
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     static Http.Response publish(ServerProcess p, String dataId, String content) throws Exception {
         return Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
@@ -33,8 +33,7 @@ class StandaloneServerIT {
 
     @Test
     void publishedConfigIsServedAndSurvivesGracefulRestart() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         assertEquals(200, Http.get(p.httpAddress(), "/nacos/v1/console/health/liveness").status());
 
         Http.Response published = publish(p, "app.yaml", "port: 8080\nname: é");
@@ -46,10 +45,9 @@ class StandaloneServerIT {
         assertEquals("text", got.headers().firstValue("Config-Type").orElse(null));
         assertEquals(404, read(p, "missing").status());
 
-        assertEquals(0, p.stop(), "SIGTERM exits 0");
+        assertEquals(0, cluster.stop(p), "SIGTERM exits 0");
         assertTrue(p.logText().contains("Lodestar stopped"));
-        p.start();
-        Servers.awaitReady(p);
+        cluster.start(p);
         assertEquals("port: 8080\nname: é", read(p, "app.yaml").body());
     }
 
@@ -60,8 +58,7 @@ class StandaloneServerIT {
      */
     @Test
     void aStopLetsTheRequestInFlightFinish() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         byte[] body = "dataId=drained&group=DEFAULT_GROUP&content=finished".getBytes(StandardCharsets.US_ASCII);
         int half = body.length / 2;
         try (Socket s = new Socket(p.host, p.httpPort)) {
@@ -84,8 +81,7 @@ class StandaloneServerIT {
             assertTrue(answer.endsWith("\r\n\r\ntrue"), answer);
         }
         assertEquals(0, p.waitExit(Duration.ofSeconds(30)), "the drained stop exits 0");
-        p.start();
-        Servers.awaitReady(p);
+        cluster.start(p);
         assertEquals("finished", read(p, "drained").body());
     }
 
@@ -98,14 +94,11 @@ class StandaloneServerIT {
 
     @Test
     void acknowledgedPublishesSurviveKill9() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         for (int i = 0; i < 50; i++) {
             assertEquals(200, publish(p, "k" + i, "v" + i).status());
         }
-        p.kill();
-        p.start();
-        Servers.awaitReady(p);
+        cluster.restart(p);
         for (int i = 0; i < 50; i++) {
             assertEquals("v" + i, read(p, "k" + i).body(), "k" + i + " after kill -9");
         }
@@ -113,8 +106,7 @@ class StandaloneServerIT {
 
     @Test
     void portsListenOnTheGivenHostOnly() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         // All of 127/8 reaches this host: a port bound to every interface would answer on 127.0.0.2 too.
         for (int port : new int[] {p.raftPort, p.httpPort}) {
             try (java.net.Socket ok = new java.net.Socket("127.0.0.1", port)) {
@@ -127,8 +119,7 @@ class StandaloneServerIT {
 
     @Test
     void prometheusMetricsShowTheNodeAndItsRequests() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         assertEquals(200, publish(p, "m", "x").status());
         Http.Response metrics = Http.get(p.httpAddress(), "/metrics");
         assertEquals(200, metrics.status());
@@ -151,8 +142,7 @@ class StandaloneServerIT {
 
     @Test
     void plainReadsAndPublishesAnswerAsTheRouteDoesAndAreCounted() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         java.util.Map<String, String> publish = params("dataId", "db.yaml", "group", "G", "content", "url: x\nname: é",
                 "type", "yaml");
         // a parameter the route ignores, given twice, takes a publish past the fast path to the route
@@ -194,8 +184,7 @@ class StandaloneServerIT {
 
     @Test
     void theNamingClientsCommonRequestsAnswerAsTheRoutesDoAndAreCounted() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         String a = p.httpAddress();
         String instance = "/nacos/v1/ns/instance";
         // a parameter the routes ignore, given twice, takes a request past the fast paths to the route
@@ -266,8 +255,7 @@ class StandaloneServerIT {
 
     @Test
     void startupLogNamesPortsDataDirAndRole() throws Exception {
-        ServerProcess p = servers.standalone("solo").start();
-        Servers.awaitReady(p);
+        ServerProcess p = cluster.startStandalone("solo");
         Await.until(Duration.ofSeconds(10), "role logged", () -> p.logText().contains("role LEADER"));
         String log = p.logText();
         assertTrue(log.contains("HTTP http://" + p.httpAddress()), log);

@@ -24,7 +24,7 @@ class WipedNodeIT {
     private static final Pattern SNAPSHOT_INSTALLED = Pattern.compile("installed snapshot: applied index (\\d+), revision (\\d+)");
 
     @RegisterExtension
-    final Servers servers = new Servers();
+    final LodestarCluster cluster = new LodestarCluster();
 
     /** The applied indexes of the snapshots {@code p} saved, in log order. */
     static List<Long> snapshotsSaved(ServerProcess p) {
@@ -39,13 +39,13 @@ class WipedNodeIT {
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void aWipedNodeCatchesUpBySnapshotInstallAndServesIdenticalData() throws Exception {
-        List<ServerProcess> nodes = Cluster.start(servers.cluster(3, "--snapshot-interval", "5"));
-        ServerProcess leader = Cluster.awaitLeader(nodes, Duration.ofSeconds(30));
-        ServerProcess victim = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        List<ServerProcess> nodes = cluster.start(3, "--snapshot-interval", "5");
+        ServerProcess leader = cluster.leader();
+        ServerProcess victim = cluster.othersThan(leader).get(0);
 
         try (PublishLoad load = new PublishLoad("wipe", 3, () -> nodes).start()) {
             Await.until(Duration.ofSeconds(30), "a first batch of publishes", () -> load.acknowledgedCount() >= 300);
-            long firstBatchIndex = Cluster.view(leader).get("appliedIndex").asLong();
+            long firstBatchIndex = leader.view().get("appliedIndex").asLong();
             // JRaft truncates its log up to the snapshot before the last one: wait for two past the batch.
             Await.until(Duration.ofSeconds(40), "two leader snapshots past index " + firstBatchIndex, () -> {
                 List<Long> saved = snapshotsSaved(leader);
@@ -54,16 +54,13 @@ class WipedNodeIT {
             System.out.println("leader snapshots saved at applied indexes " + snapshotsSaved(leader)
                     + "; first batch ended at index " + firstBatchIndex);
 
-            victim.kill();
-            victim.wipeData();
-            long restartedAt = System.nanoTime();
-            victim.start();
-            Servers.awaitReady(victim);
-            long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt);
+            long wipedAt = System.nanoTime();
+            cluster.wipe(victim);
+            long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wipedAt);
             int afterRestart = load.acknowledgedCount();
             Await.until(Duration.ofSeconds(30), "publishes with the wiped node back", () -> load.acknowledgedCount() >= afterRestart + 100);
             load.close();
-            System.out.println("wiped " + victim + ": ready " + readyMs + " ms after starting on an empty data dir; publishes "
+            System.out.println("wiped " + victim + ": killed, wiped and ready again on an empty data dir in " + readyMs + " ms; publishes "
                     + load.statusCounts());
 
             String sinceRestart = victim.logText().substring(victim.logText().lastIndexOf("=== start "));
@@ -74,12 +71,12 @@ class WipedNodeIT {
             assertTrue(Long.parseLong(installed.group(1)) >= firstBatchIndex, "the snapshot covers the first batch");
 
             Map<String, String> acknowledged = load.acknowledged();
-            Cluster.awaitConverged(nodes, Duration.ofSeconds(40));
+            cluster.awaitConverged(Duration.ofSeconds(40));
             for (ServerProcess p : nodes) {
-                Cluster.awaitServes(p, acknowledged, Duration.ofSeconds(20));
+                ConfigApi.awaitServes(p, acknowledged, Duration.ofSeconds(20));
             }
-            List<String> digests = nodes.stream().map(Cluster::configDigest).toList();
-            List<Long> revisions = nodes.stream().map(Cluster::revision).toList();
+            List<String> digests = nodes.stream().map(ConfigApi::configDigest).toList();
+            List<Long> revisions = nodes.stream().map(ServerProcess::revision).toList();
             System.out.println("after catch-up: " + acknowledged.size() + " acknowledged publishes on every node; config digests "
                     + digests.stream().map(d -> d.substring(0, 12)).toList() + ", revisions " + revisions);
             assertEquals(1, digests.stream().distinct().count(), "identical configs on every node");

@@ -8,84 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What the fault tests ask of a group of nodes: who leads, how far each one got, and what each one
- * serves (configs, digests, history), always from one node's own point of view.
+ * The config API as one node answers it: publish and read in the public namespace's
+ * {@link #GROUP}, everything it serves (pages checked against their md5s), a digest of that to
+ * compare nodes. Who leads and how far each node got is {@link LodestarCluster}'s.
  */
-final class Cluster {
+final class ConfigApi {
     static final String CONFIGS = "/nacos/v1/cs/configs";
     static final String GROUP = "DEFAULT_GROUP";
 
-    private Cluster() {}
-
-    /** {@code GET /lodestar/v1/cluster} of one node. */
-    static JsonNode view(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/cluster");
-    }
-
-    /** The live node that says it leads (it may be a deposed leader that does not know it yet), or null. */
-    static ServerProcess selfDeclaredLeader(List<ServerProcess> nodes) {
-        for (ServerProcess p : nodes) {
-            try {
-                if (p.alive() && p.raftAddress().equals(view(p).path("leader").asText())) {
-                    return p;
-                }
-            } catch (Exception e) {
-                // unreachable or starting: not a leader we can use
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Waits until one node of {@code among} leads and every node of {@code among} names it as
-     * leader; returns it. The term is not checked against nodes outside {@code among}.
-     */
-    static ServerProcess awaitLeader(List<ServerProcess> among, Duration timeout) {
-        return Await.result(timeout, "a leader agreed on by " + among, () -> {
-            ServerProcess leader = selfDeclaredLeader(among);
-            if (leader == null) {
-                return null;
-            }
-            for (ServerProcess p : among) {
-                if (!leader.raftAddress().equals(view(p).path("leader").asText())) {
-                    return null;
-                }
-            }
-            return leader;
-        });
-    }
-
-    /** Every node ready, one agreed leader, and the same revision and applied index everywhere. */
-    static void awaitConverged(List<ServerProcess> nodes, Duration timeout) {
-        nodes.forEach(Servers::awaitReady);
-        Await.until(timeout, "identical leader, revision and applied index on " + nodes, () -> {
-            Set<String> states = new HashSet<>();
-            for (ServerProcess p : nodes) {
-                JsonNode v = view(p);
-                if (v.path("leader").isNull() || v.path("appliedIndex").asLong() != v.path("commitIndex").asLong()) {
-                    return false;
-                }
-                states.add(v.path("leader").asText() + " r" + v.path("revision").asLong() + " i" + v.path("appliedIndex").asLong());
-            }
-            return states.size() == 1;
-        });
-    }
-
-    /** The node's store revision (an AssertionError if it does not answer, so it can be used in streams). */
-    static long revision(ServerProcess p) {
-        try {
-            return view(p).get("revision").asLong();
-        } catch (Exception e) {
-            throw new AssertionError(p + " did not tell its revision", e);
-        }
-    }
+    private ConfigApi() {}
 
     static Http.Response publish(ServerProcess p, String dataId, String content) throws Exception {
         return Http.postForm(p.httpAddress(), CONFIGS, params("dataId", dataId, "group", GROUP, "content", content));
@@ -144,16 +80,6 @@ final class Cluster {
                         + ", acknowledged with '" + e.getValue() + "'");
             }
         }
-    }
-
-    /** Starts every node and waits until each is settled (ready, every member's HTTP address known). */
-    static List<ServerProcess> start(List<ServerProcess> nodes) {
-        long start = System.nanoTime();
-        nodes.forEach(ServerProcess::start);
-        nodes.forEach(Servers::awaitSettled);
-        System.out.println(nodes.size() + " nodes started and settled in "
-                + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
-        return nodes;
     }
 
     /** The ids of every namespace {@code p} knows, public ("") first. */
