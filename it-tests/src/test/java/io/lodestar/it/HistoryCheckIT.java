@@ -22,21 +22,50 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The history check: clients publish, compare-and-publish and read a few configs through random
- * nodes while a nemesis kills and restarts nodes and cuts the network; every operation is recorded
+ * nodes while one {@link Fault} strikes the group and is undone; every operation is recorded
  * (sent, answered, outcome), and {@link HistoryChecker} then checks the whole history against the
- * one order of writes the nodes agree on. The rules are in {@link HistoryChecker}.
+ * one order of writes the nodes agree on. The rules are in {@link HistoryChecker}. Each fault is
+ * its own case, so a violation names the fault that caused it.
  */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
 class HistoryCheckIT {
     private static final List<String> KEYS = List.of("reg-0", "reg-1", "reg-2", "reg-3", "reg-4");
     private static final int CLIENTS = 4;
     /** Longer than the server's request timeout (5 s), so the server's own answer normally comes first. */
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(10);
+    /** Acknowledged client writes before the fault, and again after it is undone: a healthy period on each side. */
+    private static final int WRITES_PER_HEALTHY_PERIOD = 50;
+
+    /** What strikes the group while the clients run; each is undone before the history is checked. */
+    enum Fault {
+        KILL_LEADER("kill -9 the leader, restart it", false),
+        ISOLATE_LEADER("isolate the leader, heal", true),
+        ONE_WAY_CUT("cut leader -> follower one way, heal", true),
+        KILL_ALL_AND_RESTART("kill -9 every node, restart all", false),
+        WIPE_FOLLOWER("wipe a follower's data dir, restart it", false),
+        NO_MAJORITY("isolate a follower and kill -9 the leader, heal and restart", true);
+
+        final String description;
+        /** Whether it cuts links, so the group must run in network namespaces. */
+        final boolean cutsLinks;
+
+        Fault(String description, boolean cutsLinks) {
+            this.description = description;
+            this.cutsLinks = cutsLinks;
+        }
+
+        @Override
+        public String toString() {
+            return name() + ": " + description;
+        }
+    }
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
@@ -46,10 +75,10 @@ class HistoryCheckIT {
     private final List<String> nemesisLog = new ArrayList<>();
     private long startNanos;
 
-    @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void publishesComparesAndReadsUnderKillsAndPartitionsAreConsistentWithOneOrder() throws Exception {
-        List<ServerProcess> nodes = cluster.startInNamespaces(3);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Fault.class)
+    void publishesComparesAndReadsAreConsistentWithOneOrder(Fault fault) throws Exception {
+        List<ServerProcess> nodes = fault.cutsLinks ? cluster.startInNamespaces(3) : cluster.start(3);
         startNanos = System.nanoTime();
         Map<String, String> initial = new LinkedHashMap<>();
         for (String key : KEYS) {
@@ -73,14 +102,17 @@ class HistoryCheckIT {
             clients.add(t);
         }
         try {
-            runNemesis(nodes);
+            awaitHealthyPeriod("before the fault");
+            strike(fault);
+            nodes.forEach(ServerProcess::awaitReady);
+            event("all ready");
+            awaitHealthyPeriod("after the fault");
         } finally {
             running.set(false);
             for (Thread t : clients) {
                 t.join(CLIENT_TIMEOUT.toMillis() + 5_000);
             }
         }
-
         cluster.heal();
         cluster.startAll();
         cluster.awaitConverged(Duration.ofSeconds(60));
@@ -114,17 +146,86 @@ class HistoryCheckIT {
         }
 
         HistoryChecker.Report report = HistoryChecker.check(ops, orderByNode, finalReads);
-        System.out.println("history check: nemesis " + nemesisLog);
-        System.out.println("history check: " + ops.size() + " operations by " + CLIENTS + " clients on " + KEYS.size()
-                + " configs over " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos) + " s: " + report.stats());
-        System.out.println("history check: " + report.violations().size() + " violations, " + report.anomalies().size()
-                + " anomalies");
+        System.out.println("history check " + fault + ": nemesis " + nemesisLog);
+        System.out.println("history check " + fault.name() + ": " + ops.size() + " operations by " + CLIENTS + " clients on "
+                + KEYS.size() + " configs over " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos) + " s: "
+                + report.stats());
+        System.out.println("history check " + fault.name() + ": " + report.violations().size() + " violations, "
+                + report.anomalies().size() + " anomalies");
         report.anomalies().stream().limit(10).forEach(a -> System.out.println("  anomaly " + a));
         report.violations().stream().limit(30).forEach(v -> System.out.println("  VIOLATION " + v));
         assertTrue(report.violations().isEmpty(), report.violations().size() + " violations, first: "
                 + report.violations().stream().limit(5).toList());
         long acknowledged = ops.stream().filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK).count();
         assertTrue(acknowledged >= 100, "enough acknowledged writes to mean something: " + acknowledged);
+    }
+
+    /**
+     * Strikes, holds the fault for a while and undoes it (restarting what it killed). Hold times
+     * are the faults' durations, not waits for anything.
+     */
+    private void strike(Fault fault) throws Exception {
+        ServerProcess leader = cluster.leader();
+        ServerProcess follower = followerOf(leader);
+        switch (fault) {
+            case KILL_LEADER -> {
+                event("kill -9 leader " + leader.name);
+                cluster.kill(leader);
+                hold(3_000);
+                event("restart " + leader.name);
+                cluster.start(leader);
+            }
+            case ISOLATE_LEADER -> {
+                event("isolate leader " + leader.name);
+                cluster.isolate(leader);
+                hold(5_000);
+                event("heal");
+                cluster.heal();
+            }
+            case ONE_WAY_CUT -> {
+                event("cut " + leader.name + " -> " + follower.name + " one way");
+                cluster.cut(leader, follower);
+                hold(5_000);
+                event("heal");
+                cluster.heal();
+            }
+            case KILL_ALL_AND_RESTART -> {
+                event("kill -9 every node");
+                cluster.killAll();
+                hold(2_000);
+                event("restart every node");
+                cluster.startAll();
+            }
+            case WIPE_FOLLOWER -> {
+                event("kill -9 follower " + follower.name);
+                cluster.kill(follower);
+                hold(2_000);
+                event("wipe and restart " + follower.name);
+                cluster.wipe(follower);
+            }
+            case NO_MAJORITY -> {
+                event("isolate follower " + follower.name + ", kill -9 leader " + leader.name + " (no majority)");
+                cluster.isolate(follower);
+                cluster.kill(leader);
+                hold(3_000);
+                event("heal, restart " + leader.name);
+                cluster.heal();
+                cluster.start(leader);
+            }
+        }
+    }
+
+    /** Waits until the clients got another {@link #WRITES_PER_HEALTHY_PERIOD} writes acknowledged. */
+    private void awaitHealthyPeriod(String when) {
+        long target = acknowledgedClientWrites() + WRITES_PER_HEALTHY_PERIOD;
+        Await.until(Duration.ofSeconds(30), WRITES_PER_HEALTHY_PERIOD + " acknowledged writes " + when,
+                () -> acknowledgedClientWrites() >= target);
+        event(WRITES_PER_HEALTHY_PERIOD + " writes acknowledged " + when);
+    }
+
+    private long acknowledgedClientWrites() {
+        return history.stream().filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK && !o.client().equals("setup"))
+                .count();
     }
 
     /** A client: random operations on random configs through random live nodes, until told to stop. */
@@ -208,59 +309,9 @@ class HistoryCheckIT {
         return op;
     }
 
-    /**
-     * One fault at a time, each held for a while and followed by recovery (every node ready) so
-     * that the clients get both faulty and healthy periods. Hold times are the faults' durations,
-     * not waits for anything.
-     */
-    private void runNemesis(List<ServerProcess> nodes) throws Exception {
-        hold(2_000);
-        ServerProcess leader = cluster.leader();
-        event("kill -9 leader " + leader.name);
-        cluster.kill(leader);
-        hold(3_000);
-        event("restart " + leader.name);
-        cluster.start(leader);
-        recover(nodes);
-
-        leader = cluster.leader();
-        event("isolate leader " + leader.name);
-        cluster.isolate(leader);
-        hold(6_000);
-        event("heal");
-        cluster.heal();
-        recover(nodes);
-
-        leader = cluster.leader();
-        ServerProcess follower = followerOf(nodes, leader);
-        event("cut " + leader.name + " -> " + follower.name + " one way");
-        cluster.cut(leader, follower);
-        hold(5_000);
-        event("heal");
-        cluster.heal();
-        recover(nodes);
-
-        leader = cluster.leader();
-        follower = followerOf(nodes, leader);
-        event("isolate follower " + follower.name + ", kill -9 leader " + leader.name + " (no majority)");
-        cluster.isolate(follower);
-        cluster.kill(leader);
-        hold(3_000);
-        event("heal, restart " + leader.name);
-        cluster.heal();
-        cluster.start(leader);
-        recover(nodes);
-        hold(2_000);
-    }
-
-    private static ServerProcess followerOf(List<ServerProcess> nodes, ServerProcess leader) {
-        List<ServerProcess> followers = nodes.stream().filter(n -> n != leader).toList();
+    private ServerProcess followerOf(ServerProcess leader) {
+        List<ServerProcess> followers = cluster.othersThan(leader);
         return followers.get(ThreadLocalRandom.current().nextInt(followers.size()));
-    }
-
-    private void recover(List<ServerProcess> nodes) {
-        nodes.forEach(ServerProcess::awaitReady);
-        event("all ready");
     }
 
     private void event(String what) {
