@@ -19,8 +19,14 @@ final class BetaCodec {
 
     private BetaCodec() {}
 
-    static byte[] encode(String content, String md5, List<String> betaIps, String srcIp, String srcUser,
-                         long createTime, long modifyTime) {
+    static byte[] encode(
+            String content,
+            String md5,
+            List<String> betaIps,
+            String srcIp,
+            String srcUser,
+            long createTime,
+            long modifyTime) {
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(bytes.length + 64 + betaIps.size() * 16);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
@@ -60,8 +66,17 @@ final class BetaCodec {
             String srcUser = StoredFields.readOptional(in);
             long createTime = in.readLong();
             long modifyTime = in.readLong();
-            return new BetaConfig(key, new String(content, StandardCharsets.UTF_8), md5, ips, srcIp, srcUser,
-                    createTime, modifyTime, createRevision, modRevision);
+            return new BetaConfig(
+                    key,
+                    new String(content, StandardCharsets.UTF_8),
+                    md5,
+                    ips,
+                    srcIp,
+                    srcUser,
+                    createTime,
+                    modifyTime,
+                    createRevision,
+                    modRevision);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored beta " + key, e);
         }

@@ -7,8 +7,17 @@ import java.util.List;
  * whose IP is in {@code betaIps} (canonical literals, see {@link BetaIps}). A beta may exist without
  * a stable config. At most one beta per config; publishing another replaces it.
  */
-public record BetaConfig(ConfigKey key, String content, String md5, List<String> betaIps, String srcIp,
-                         String srcUser, long createTime, long modifyTime, long createRevision, long modRevision) {
+public record BetaConfig(
+        ConfigKey key,
+        String content,
+        String md5,
+        List<String> betaIps,
+        String srcIp,
+        String srcUser,
+        long createTime,
+        long modifyTime,
+        long createRevision,
+        long modRevision) {
     public BetaConfig {
         betaIps = List.copyOf(betaIps);
     }

@@ -55,8 +55,20 @@ final class ConfigCodec {
             String srcUser = StoredFields.readOptional(in);
             long createTime = in.readLong();
             long modifyTime = in.readLong();
-            return new Config(key, new String(content, java.nio.charset.StandardCharsets.UTF_8), md5, type, appName,
-                    desc, tags, srcIp, srcUser, createTime, modifyTime, createRevision, modRevision);
+            return new Config(
+                    key,
+                    new String(content, java.nio.charset.StandardCharsets.UTF_8),
+                    md5,
+                    type,
+                    appName,
+                    desc,
+                    tags,
+                    srcIp,
+                    srcUser,
+                    createTime,
+                    modifyTime,
+                    createRevision,
+                    modRevision);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored config " + key, e);
         }

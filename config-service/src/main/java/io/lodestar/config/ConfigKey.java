@@ -31,10 +31,16 @@ public record ConfigKey(String tenant, String group, String dataId) {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == ':';
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || c == ':';
             if (!ok) {
-                throw new InvalidRequestException(field, "illegal character '" + c + "' (allowed: letters, digits, - _ . :)");
+                throw new InvalidRequestException(
+                        field, "illegal character '" + c + "' (allowed: letters, digits, - _ . :)");
             }
         }
     }

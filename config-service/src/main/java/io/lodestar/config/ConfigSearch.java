@@ -24,7 +24,10 @@ import java.util.List;
 public final class ConfigSearch {
     public static final int MAX_PAGE_SIZE = 500;
 
-    public enum Mode { ACCURATE, BLUR }
+    public enum Mode {
+        ACCURATE,
+        BLUR
+    }
 
     /** Null or empty dataId, group, appName mean "any"; an empty tag list means "any". */
     public record Query(Mode mode, String tenant, String dataId, String group, String appName, List<String> tags) {
@@ -48,13 +51,16 @@ public final class ConfigSearch {
             throw new InvalidRequestException("pageNo", "must be at least 1, got " + pageNo);
         }
         if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-            throw new InvalidRequestException("pageSize", "must be between 1 and " + MAX_PAGE_SIZE + ", got " + pageSize);
+            throw new InvalidRequestException(
+                    "pageSize", "must be between 1 and " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
         List<Config> matches = new ArrayList<>();
-        for (KvEntry e : store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(query.tenant()), Integer.MAX_VALUE)) {
+        for (KvEntry e :
+                store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(query.tenant()), Integer.MAX_VALUE)) {
             ConfigKey key = ConfigKey.fromStoreKey(e.key());
             // filter on the key before decoding the (possibly large) value
-            if (!matches(query.mode(), query.dataId(), key.dataId()) || !matches(query.mode(), query.group(), key.group())) {
+            if (!matches(query.mode(), query.dataId(), key.dataId())
+                    || !matches(query.mode(), query.group(), key.group())) {
                 continue;
             }
             Config config = ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
@@ -62,7 +68,8 @@ public final class ConfigSearch {
                 matches.add(config);
             }
         }
-        matches.sort(Comparator.comparing((Config c) -> c.key().dataId()).thenComparing(c -> c.key().group()));
+        matches.sort(Comparator.comparing((Config c) -> c.key().dataId())
+                .thenComparing(c -> c.key().group()));
         int from = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
         int to = Math.min(from + pageSize, matches.size());
         int pages = (matches.size() + pageSize - 1) / pageSize;
@@ -100,7 +107,10 @@ public final class ConfigSearch {
         if (tags == null || tags.isBlank()) {
             return List.of();
         }
-        return Arrays.stream(tags.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+        return Arrays.stream(tags.split(","))
+                .map(String::trim)
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 
     /** {@code *} matches any run of characters (also none); every other character itself. */

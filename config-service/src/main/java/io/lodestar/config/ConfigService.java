@@ -36,6 +36,7 @@ public final class ConfigService {
     private final ReadModifyWrite writes;
     /** A compare-and-set publish is one attempt: losing its race means the md5 it compared changed. */
     private final ReadModifyWrite casWrites;
+
     private final int maxContentBytes;
     private final ConfigHistory history;
 
@@ -68,8 +69,10 @@ public final class ConfigService {
         }
         // the compare is an answer about committed state: a lagging replica's own copy may be older
         // than the md5 the client saw, so catch up first (ReadIndex; fails when no leader answers)
-        return store.linearizable().thenCompose(v -> casWrites.run(() -> publishAttempt(request, md5, casMd5),
-                () -> CompletableFuture.failedFuture(casConflict())));
+        return store.linearizable()
+                .thenCompose(v -> casWrites.run(
+                        () -> publishAttempt(request, md5, casMd5),
+                        () -> CompletableFuture.failedFuture(casConflict())));
     }
 
     private static ConfigConflictException casConflict() {
@@ -83,8 +86,10 @@ public final class ConfigService {
         }
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > maxContentBytes) {
-            throw new InvalidRequestException("content", bytes.length + " bytes exceeds the limit of "
-                    + maxContentBytes + " bytes (" + (maxContentBytes >> 20) + " MiB)");
+            throw new InvalidRequestException(
+                    "content",
+                    bytes.length + " bytes exceeds the limit of " + maxContentBytes + " bytes ("
+                            + (maxContentBytes >> 20) + " MiB)");
         }
         return ContentMd5.of(bytes);
     }
@@ -99,12 +104,31 @@ public final class ConfigService {
         long now = System.currentTimeMillis();
         byte[] value = ConfigCodec.encode(request, md5, current == null ? now : current.createTime(), now);
         HistoryEntry change = current == null
-                ? new HistoryEntry(0, key, HistoryEntry.Operation.INSERT, request.content(), md5, request.appName(),
-                        request.srcIp(), request.srcUser(), now)
-                : new HistoryEntry(0, key, HistoryEntry.Operation.UPDATE, current.content(), current.md5(),
-                        current.appName(), request.srcIp(), request.srcUser(), now);
-        Command command = Command.of(List.of(guard(key, existing)),
-                List.of(Op.put(KEYSPACE, key.storeKey(), value), ConfigHistory.append(change),
+                ? new HistoryEntry(
+                        0,
+                        key,
+                        HistoryEntry.Operation.INSERT,
+                        request.content(),
+                        md5,
+                        request.appName(),
+                        request.srcIp(),
+                        request.srcUser(),
+                        now)
+                : new HistoryEntry(
+                        0,
+                        key,
+                        HistoryEntry.Operation.UPDATE,
+                        current.content(),
+                        current.md5(),
+                        current.appName(),
+                        request.srcIp(),
+                        request.srcUser(),
+                        now);
+        Command command = Command.of(
+                List.of(guard(key, existing)),
+                List.of(
+                        Op.put(KEYSPACE, key.storeKey(), value),
+                        ConfigHistory.append(change),
                         ConfigChangeLog.appendPut(key, md5)));
         return Step.proposeForRevision(command);
     }
@@ -125,10 +149,21 @@ public final class ConfigService {
         if (current == null) {
             return Step.answer(null);
         }
-        HistoryEntry change = new HistoryEntry(0, key, HistoryEntry.Operation.DELETE, current.content(), current.md5(),
-                current.appName(), srcIp, srcUser, System.currentTimeMillis());
-        Command command = Command.of(List.of(guard(key, existing)),
-                List.of(Op.delete(KEYSPACE, key.storeKey()), ConfigHistory.append(change),
+        HistoryEntry change = new HistoryEntry(
+                0,
+                key,
+                HistoryEntry.Operation.DELETE,
+                current.content(),
+                current.md5(),
+                current.appName(),
+                srcIp,
+                srcUser,
+                System.currentTimeMillis());
+        Command command = Command.of(
+                List.of(guard(key, existing)),
+                List.of(
+                        Op.delete(KEYSPACE, key.storeKey()),
+                        ConfigHistory.append(change),
                         ConfigChangeLog.appendDelete(key)));
         return Step.propose(command, null);
     }
@@ -140,9 +175,15 @@ public final class ConfigService {
             throw new InvalidRequestException("nid", "no history entry " + historyId + " for " + key.dataId());
         }
         Config current = get(key);
-        return publish(new PublishRequest(key, entry.content(), current == null ? null : current.type(),
-                entry.appName(), current == null ? null : current.desc(), current == null ? null : current.tags(),
-                srcIp, srcUser));
+        return publish(new PublishRequest(
+                key,
+                entry.content(),
+                current == null ? null : current.type(),
+                entry.appName(),
+                current == null ? null : current.desc(),
+                current == null ? null : current.tags(),
+                srcIp,
+                srcUser));
     }
 
     /**
@@ -162,10 +203,16 @@ public final class ConfigService {
         KvEntry existing = store.get(ConfigKeyspaces.BETA, key.storeKey());
         BetaConfig current = decodeBeta(key, existing);
         long now = System.currentTimeMillis();
-        byte[] value = BetaCodec.encode(request.content(), md5, ips, request.srcIp(), request.srcUser(),
-                current == null ? now : current.createTime(), now);
-        Command command = Command.of(List.of(betaGuard(key, existing)),
-                List.of(Op.put(ConfigKeyspaces.BETA, key.storeKey(), value)));
+        byte[] value = BetaCodec.encode(
+                request.content(),
+                md5,
+                ips,
+                request.srcIp(),
+                request.srcUser(),
+                current == null ? now : current.createTime(),
+                now);
+        Command command = Command.of(
+                List.of(betaGuard(key, existing)), List.of(Op.put(ConfigKeyspaces.BETA, key.storeKey(), value)));
         return Step.proposeForRevision(command);
     }
 
@@ -184,8 +231,8 @@ public final class ConfigService {
         if (existing == null) {
             return Step.answer(null);
         }
-        Command command = Command.of(List.of(betaGuard(key, existing)),
-                List.of(Op.delete(ConfigKeyspaces.BETA, key.storeKey())));
+        Command command =
+                Command.of(List.of(betaGuard(key, existing)), List.of(Op.delete(ConfigKeyspaces.BETA, key.storeKey())));
         return Step.propose(command, null);
     }
 
@@ -204,23 +251,47 @@ public final class ConfigService {
         KvEntry betaEntry = store.get(ConfigKeyspaces.BETA, key.storeKey());
         BetaConfig beta = decodeBeta(key, betaEntry);
         if (beta == null) {
-            throw new InvalidRequestException("dataId",
-                    "no beta of " + key.dataId() + " in group " + key.group() + " to promote");
+            throw new InvalidRequestException(
+                    "dataId", "no beta of " + key.dataId() + " in group " + key.group() + " to promote");
         }
         KvEntry existing = store.get(KEYSPACE, key.storeKey());
         Config current = decode(key, existing);
-        PublishRequest request = new PublishRequest(key, beta.content(), current == null ? null : current.type(),
-                current == null ? null : current.appName(), current == null ? null : current.desc(),
-                current == null ? null : current.tags(), srcIp, srcUser);
+        PublishRequest request = new PublishRequest(
+                key,
+                beta.content(),
+                current == null ? null : current.type(),
+                current == null ? null : current.appName(),
+                current == null ? null : current.desc(),
+                current == null ? null : current.tags(),
+                srcIp,
+                srcUser);
         long now = System.currentTimeMillis();
         byte[] value = ConfigCodec.encode(request, beta.md5(), current == null ? now : current.createTime(), now);
         HistoryEntry change = current == null
-                ? new HistoryEntry(0, key, HistoryEntry.Operation.INSERT, beta.content(), beta.md5(), request.appName(),
-                        srcIp, srcUser, now)
-                : new HistoryEntry(0, key, HistoryEntry.Operation.UPDATE, current.content(), current.md5(),
-                        current.appName(), srcIp, srcUser, now);
-        Command command = Command.of(List.of(guard(key, existing), betaGuard(key, betaEntry)),
-                List.of(Op.put(KEYSPACE, key.storeKey(), value), Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
+                ? new HistoryEntry(
+                        0,
+                        key,
+                        HistoryEntry.Operation.INSERT,
+                        beta.content(),
+                        beta.md5(),
+                        request.appName(),
+                        srcIp,
+                        srcUser,
+                        now)
+                : new HistoryEntry(
+                        0,
+                        key,
+                        HistoryEntry.Operation.UPDATE,
+                        current.content(),
+                        current.md5(),
+                        current.appName(),
+                        srcIp,
+                        srcUser,
+                        now);
+        Command command = Command.of(
+                List.of(guard(key, existing), betaGuard(key, betaEntry)),
+                List.of(
+                        Op.put(KEYSPACE, key.storeKey(), value), Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
                         ConfigHistory.append(change), ConfigChangeLog.appendPut(key, beta.md5())));
         return Step.proposeForRevision(command);
     }

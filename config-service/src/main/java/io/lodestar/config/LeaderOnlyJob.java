@@ -27,17 +27,25 @@ public final class LeaderOnlyJob implements AutoCloseable {
             return t;
         });
         long every = interval.toMillis();
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                long start = System.nanoTime();
-                int deleted = pass.getAsInt();
-                if (deleted > 0) {
-                    LOG.info("{} deleted {} entries in {} ms", name, deleted, (System.nanoTime() - start) / 1_000_000);
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("{} pass failed; the next pass continues it", name, e);
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        long start = System.nanoTime();
+                        int deleted = pass.getAsInt();
+                        if (deleted > 0) {
+                            LOG.info(
+                                    "{} deleted {} entries in {} ms",
+                                    name,
+                                    deleted,
+                                    (System.nanoTime() - start) / 1_000_000);
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.warn("{} pass failed; the next pass continues it", name, e);
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Runs {@code pass} (answering how many entries it deleted) every {@code interval}, on a thread named {@code name}. */

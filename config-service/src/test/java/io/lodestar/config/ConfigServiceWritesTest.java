@@ -29,6 +29,7 @@ class ConfigServiceWritesTest {
 
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
     static ConfigService configs;
 
@@ -56,7 +57,8 @@ class ConfigServiceWritesTest {
         ConfigKey key = key(info);
         configs.publish(request(key, "v1")).get(WAIT_S, TimeUnit.SECONDS);
         long revision = store.revision();
-        ExecutionException e = assertThrows(ExecutionException.class,
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
                 () -> configs.publish(request(key, "v2"), ContentMd5.of("v0")).get(WAIT_S, TimeUnit.SECONDS));
         assertInstanceOf(ConfigConflictException.class, e.getCause());
         assertEquals("v1", configs.get(key).content());
@@ -67,7 +69,9 @@ class ConfigServiceWritesTest {
     void promotingAConfigWithoutABetaFailsTheFutureOnDataId(TestInfo info) {
         CompletableFuture<Long> promoted = configs.promoteBeta(key(info), null, null);
         ExecutionException e = assertThrows(ExecutionException.class, () -> promoted.get(WAIT_S, TimeUnit.SECONDS));
-        assertEquals("dataId", assertInstanceOf(InvalidRequestException.class, e.getCause()).field());
+        assertEquals(
+                "dataId",
+                assertInstanceOf(InvalidRequestException.class, e.getCause()).field());
     }
 
     @Test
@@ -85,9 +89,15 @@ class ConfigServiceWritesTest {
         assertEquals(writers, revisions.size(), "one commit each");
         List<HistoryEntry> history = configs.history().list(key, 1, 100).items();
         assertEquals(writers, history.size());
-        assertEquals(1, history.stream().filter(h -> h.operation() == HistoryEntry.Operation.INSERT).count());
-        List<String> replaced = history.stream().filter(h -> h.operation() == HistoryEntry.Operation.UPDATE)
-                .map(HistoryEntry::content).toList();
+        assertEquals(
+                1,
+                history.stream()
+                        .filter(h -> h.operation() == HistoryEntry.Operation.INSERT)
+                        .count());
+        List<String> replaced = history.stream()
+                .filter(h -> h.operation() == HistoryEntry.Operation.UPDATE)
+                .map(HistoryEntry::content)
+                .toList();
         // a change computed from a stale read would replace a content another change already replaced
         assertEquals(writers - 1, new HashSet<>(replaced).size(), "each update replaced a different content");
         assertFalse(replaced.contains(configs.get(key).content()), "the last content replaced nothing yet");

@@ -24,6 +24,7 @@ class ConfigSizeLimitTest {
 
     @TempDir
     Path dir;
+
     RaftKvStore store;
     ConfigService configs;
 
@@ -56,7 +57,10 @@ class ConfigSizeLimitTest {
 
         String firstMd5 = ContentMd5.of(first);
         long firstId = configs.history().list(key, 1, 10).items().stream()
-                .filter(h -> h.md5().equals(firstMd5)).findFirst().orElseThrow().id();
+                .filter(h -> h.md5().equals(firstMd5))
+                .findFirst()
+                .orElseThrow()
+                .id();
         configs.rollback(key, firstId, "127.0.0.1", null).get(30, TimeUnit.SECONDS);
         assertEquals(first, configs.get(key).content());
     }
@@ -64,8 +68,8 @@ class ConfigSizeLimitTest {
     @Test
     void oneByteOverIsRefusedNamingContentAndTheLimit() {
         ConfigKey key = new ConfigKey("", "DEFAULT_GROUP", "too-big");
-        InvalidRequestException e = assertThrows(InvalidRequestException.class,
-                () -> configs.publish(publish(key, "a".repeat(LIMIT + 1))));
+        InvalidRequestException e =
+                assertThrows(InvalidRequestException.class, () -> configs.publish(publish(key, "a".repeat(LIMIT + 1))));
         assertEquals("content", e.field());
         assertTrue(e.getMessage().contains("10 MiB"), e.getMessage());
         assertEquals(null, configs.get(key));

@@ -88,10 +88,8 @@ import java.util.regex.Pattern;
 public final class ConfigListenBench {
 
     /** Scenario names in the order "--scenario all" runs them. */
-    static final List<String> ALL_SCENARIOS = List.of(
-            "push-notify-latency",
-            "long-poll-notify-latency",
-            "held-long-polls");
+    static final List<String> ALL_SCENARIOS =
+            List.of("push-notify-latency", "long-poll-notify-latency", "held-long-polls");
 
     static final String GROUP = "DEFAULT_GROUP";
     static final String CONFIGS = "/nacos/v1/cs/configs";
@@ -112,6 +110,7 @@ public final class ConfigListenBench {
     static final long FANOUT_DEADLINE_MS = 30_000;
     /** File descriptors the client needs besides one per poll (JDK, selector, HttpClient). */
     static final int SPARE_FDS = 64;
+
     static final long PAUSE_BETWEEN_SCENARIOS_MS = 2000;
     static final int ERRORS_TO_SHOW = 5;
 
@@ -319,6 +318,7 @@ public final class ConfigListenBench {
         final Set<String> published = new HashSet<>();
         /** md5s of which a notice has been received. */
         final Set<String> delivered = new HashSet<>();
+
         long lastRevision;
         long missing;
         long late;
@@ -337,7 +337,9 @@ public final class ConfigListenBench {
         }
 
         boolean isExpected(PushMessage m, String md5) {
-            return isOurChange(m) && md5.equals(m.field("md5")) && m.revision() > lastRevision
+            return isOurChange(m)
+                    && md5.equals(m.field("md5"))
+                    && m.revision() > lastRevision
                     && !delivered.contains(md5);
         }
 
@@ -401,14 +403,17 @@ public final class ConfigListenBench {
             new java.security.SecureRandom().nextBytes(nonce);
             String key = java.util.Base64.getEncoder().encodeToString(nonce);
             String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
-                    + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
-                    + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                                    + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
+                                    + "\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
             socket.setSoTimeout(10_000);
             RawHttp.Head head = RawHttp.readHead(in);
-            String accept = java.util.Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
-                    .digest((key + GUID).getBytes(StandardCharsets.US_ASCII)));
+            String accept = java.util.Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("SHA-1")
+                            .digest((key + GUID).getBytes(StandardCharsets.US_ASCII)));
             if (head.status() != 101 || !accept.equals(head.headers().get("sec-websocket-accept"))) {
                 socket.close();
                 throw new IOException("WebSocket handshake refused: HTTP " + head.status() + " " + head.headers());
@@ -504,9 +509,13 @@ public final class ConfigListenBench {
                         sendFrame(0xA, payload);
                     } else if (opcode == 0x8) {
                         int code = payload.length >= 2 ? ((payload[0] & 0xff) << 8) | (payload[1] & 0xff) : 1005;
-                        String reason = new String(payload, Math.min(2, payload.length), Math.max(0, payload.length - 2),
+                        String reason = new String(
+                                payload,
+                                Math.min(2, payload.length),
+                                Math.max(0, payload.length - 2),
                                 StandardCharsets.UTF_8);
-                        queue.add(new PushMessage(now, "{\"type\":\"closed\",\"code\":" + code + ",\"reason\":\"" + reason + "\"}"));
+                        queue.add(new PushMessage(
+                                now, "{\"type\":\"closed\",\"code\":" + code + ",\"reason\":\"" + reason + "\"}"));
                         return;
                     } else if (opcode == 0x1 || opcode == 0x0) {
                         message.write(payload, 0, payload.length);
@@ -517,7 +526,8 @@ public final class ConfigListenBench {
                     }
                 }
             } catch (IOException e) {
-                queue.add(new PushMessage(System.nanoTime(), "{\"type\":\"closed\",\"reason\":\"" + describe(e) + "\"}"));
+                queue.add(
+                        new PushMessage(System.nanoTime(), "{\"type\":\"closed\",\"reason\":\"" + describe(e) + "\"}"));
             }
         }
 
@@ -553,8 +563,9 @@ public final class ConfigListenBench {
         synchronized Response postForm(String path, String form) throws IOException {
             byte[] body = form.getBytes(StandardCharsets.UTF_8);
             byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
-                    + "\r\nContent-Type: application/x-www-form-urlencoded;charset=UTF-8\r\nContent-Length: "
-                    + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                            + "\r\nContent-Type: application/x-www-form-urlencoded;charset=UTF-8\r\nContent-Length: "
+                            + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
             for (int attempt = 0; ; attempt++) {
                 boolean reused = socket != null;
                 try {
@@ -605,7 +616,9 @@ public final class ConfigListenBench {
             for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
                 int colon = line.indexOf(':');
                 if (colon > 0) {
-                    headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+                    headers.put(
+                            line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                            line.substring(colon + 1).trim());
                 }
             }
             return new Head(Integer.parseInt(parts[1]), headers);
@@ -614,7 +627,8 @@ public final class ConfigListenBench {
         private static byte[] readBody(java.io.InputStream in, Map<String, String> headers) throws IOException {
             if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
                 java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-                for (int size = Integer.parseInt(readLine(in).split(";")[0].trim(), 16); size > 0;
+                for (int size = Integer.parseInt(readLine(in).split(";")[0].trim(), 16);
+                        size > 0;
                         size = Integer.parseInt(readLine(in).split(";")[0].trim(), 16)) {
                     body.write(readExactly(in, size));
                     readLine(in);
@@ -720,8 +734,7 @@ public final class ConfigListenBench {
                 http.awaitConfig(dataId, current, Duration.ofSeconds(30));
             }
         }
-        return latencyResult(name, latencies, publishTimes, errors)
-                .with("missing", missing);
+        return latencyResult(name, latencies, publishTimes, errors).with("missing", missing);
     }
 
     /**
@@ -758,8 +771,10 @@ public final class ConfigListenBench {
         if (opt.serverPid > 0) {
             long serverLimit = openFileLimit(String.valueOf(opt.serverPid));
             if (serverLimit >= 0 && serverLimit < polls + 1000L) {
-                note(name, "warning: the server (pid " + opt.serverPid + ") may open only " + serverLimit
-                        + " files; start it from a shell with ulimit -n 65536");
+                note(
+                        name,
+                        "warning: the server (pid " + opt.serverPid + ") may open only " + serverLimit
+                                + " files; start it from a shell with ulimit -n 65536");
             }
         }
 
@@ -770,13 +785,14 @@ public final class ConfigListenBench {
         String body = "Listening-Configs=" + URLEncoder.encode(entry, StandardCharsets.UTF_8);
         String hostPort = opt.addr;
         byte[] request = ("POST " + LISTENER + " HTTP/1.1\r\n"
-                + "Host: " + hostPort + "\r\n"
-                + "User-Agent: ConfigListenBench\r\n"
-                + "Content-Type: application/x-www-form-urlencoded\r\n"
-                + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n"
-                + "Long-Pulling-Timeout: " + HELD_POLL_TIMEOUT_MS + "\r\n"
-                + "\r\n"
-                + body).getBytes(StandardCharsets.UTF_8);
+                        + "Host: " + hostPort + "\r\n"
+                        + "User-Agent: ConfigListenBench\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\n"
+                        + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n"
+                        + "Long-Pulling-Timeout: " + HELD_POLL_TIMEOUT_MS + "\r\n"
+                        + "\r\n"
+                        + body)
+                .getBytes(StandardCharsets.UTF_8);
         String changedKey = URLEncoder.encode(dataId + '\u0002' + GROUP + '\u0001', StandardCharsets.UTF_8);
 
         int baseline = http.held();
@@ -806,8 +822,7 @@ public final class ConfigListenBench {
                     Thread.sleep(1);
                 }
                 int heldNow = http.held();
-                while (heldNow < fleet.sent.get() && System.nanoTime() < batchDeadline
-                        && fleet.answered.get() == 0) {
+                while (heldNow < fleet.sent.get() && System.nanoTime() < batchDeadline && fleet.answered.get() == 0) {
                     fleet.checkFatal();
                     Thread.sleep(1);
                     heldNow = http.held();
@@ -820,10 +835,15 @@ public final class ConfigListenBench {
                     break; // reported below
                 }
                 if (System.nanoTime() >= batchDeadline) {
-                    throw new IllegalStateException(String.format(Locale.ROOT, "stuck %d s after opening poll %d:"
-                            + " %d connected and sent, but the server holds only %d (is the server's open-file"
-                            + " limit high enough? start it from a shell with ulimit -n 65536)",
-                            CONNECT_BATCH_WAIT_MS / 1000, opened, fleet.sent.get(), heldNow - baseline));
+                    throw new IllegalStateException(String.format(
+                            Locale.ROOT,
+                            "stuck %d s after opening poll %d:"
+                                    + " %d connected and sent, but the server holds only %d (is the server's open-file"
+                                    + " limit high enough? start it from a shell with ulimit -n 65536)",
+                            CONNECT_BATCH_WAIT_MS / 1000,
+                            opened,
+                            fleet.sent.get(),
+                            heldNow - baseline));
                 }
             }
             while (fleet.settled() < polls && System.nanoTime() - connectStart < TimeUnit.SECONDS.toNanos(60)) {
@@ -831,8 +851,14 @@ public final class ConfigListenBench {
                 Thread.sleep(5);
             }
             double connectSeconds = (System.nanoTime() - connectStart) / 1e9;
-            note(name, String.format(Locale.ROOT, "%d connected and sent, %d failed, in %.2f s",
-                    fleet.sent.get(), fleet.failed.get(), connectSeconds));
+            note(
+                    name,
+                    String.format(
+                            Locale.ROOT,
+                            "%d connected and sent, %d failed, in %.2f s",
+                            fleet.sent.get(),
+                            fleet.failed.get(),
+                            connectSeconds));
             if (fleet.failed.get() > 0) {
                 throw new IllegalStateException(fleet.failed.get() + " of " + polls
                         + " polls could not connect or send (" + fleet.firstFailure.get() + ")");
@@ -849,8 +875,13 @@ public final class ConfigListenBench {
                 Thread.sleep(100);
                 held = http.held();
             }
-            note(name, String.format(Locale.ROOT, "server holds %d polls, %.2f s after the first connect",
-                    held, (System.nanoTime() - connectStart) / 1e9));
+            note(
+                    name,
+                    String.format(
+                            Locale.ROOT,
+                            "server holds %d polls, %.2f s after the first connect",
+                            held,
+                            (System.nanoTime() - connectStart) / 1e9));
             if (fleet.answered.get() > 0) {
                 throw new IllegalStateException(fleet.answered.get() + " polls were answered before the publish ("
                         + fleet.firstFailure.get() + "); the server holds " + held);
@@ -876,8 +907,13 @@ public final class ConfigListenBench {
             }
             fleet.stop();
             loop.join(10_000);
-            note(name, String.format(Locale.ROOT, "fan-out: %d answers; the client's selector thread was busy"
-                    + " %.0f ms reading them", fleet.answered.get(), fleet.busyAfterPublish / 1e6));
+            note(
+                    name,
+                    String.format(
+                            Locale.ROOT,
+                            "fan-out: %d answers; the client's selector thread was busy" + " %.0f ms reading them",
+                            fleet.answered.get(),
+                            fleet.busyAfterPublish / 1e6));
             long unanswered = polls - fleet.answered.get();
             if (unanswered > 0) {
                 errorLog.report(unanswered + " polls had no answer " + FANOUT_DEADLINE_MS + " ms after the publish");
@@ -928,10 +964,12 @@ public final class ConfigListenBench {
         final AtomicInteger answered = new AtomicInteger();
         /** Answers that were not "200 naming the key" after the publish. */
         final AtomicInteger bad = new AtomicInteger();
+
         final AtomicReference<String> firstFailure = new AtomicReference<>();
         final AtomicReference<IOException> fatal = new AtomicReference<>();
         /** Per-poll publish-start to answer-received, nanoseconds; written by the selector thread only. */
         final LongList wakeups = new LongList();
+
         volatile long publishedAt;
         volatile long lastAnswerAt;
         /** Time the selector thread spent handling ready keys after the publish (its own CPU share). */
@@ -978,8 +1016,9 @@ public final class ConfigListenBench {
             if (e != null) {
                 String msg = String.valueOf(e.getMessage());
                 if (msg.contains("Too many open files")) {
-                    throw new IOException("Too many open files after " + opened.get() + " connections: raise"
-                            + " the client's open-file limit (run from a shell with ulimit -n 65536) or lower --polls",
+                    throw new IOException(
+                            "Too many open files after " + opened.get() + " connections: raise"
+                                    + " the client's open-file limit (run from a shell with ulimit -n 65536) or lower --polls",
                             e);
                 }
                 throw e;
@@ -1152,6 +1191,7 @@ public final class ConfigListenBench {
     static final class HttpAnswer {
         /** check()'s result while the answer is not complete yet. */
         static final String INCOMPLETE = new String("incomplete");
+
         private static final Pattern CONTENT_LENGTH = Pattern.compile("(?im)^content-length:\\s*(\\d+)\\s*$");
         private static final Pattern CHUNKED = Pattern.compile("(?im)^transfer-encoding:\\s*chunked\\s*$");
 
@@ -1179,7 +1219,8 @@ public final class ConfigListenBench {
             } else {
                 return INCOMPLETE; // delimited by the end of the connection: read until then
             }
-            String status = head.substring(0, Math.max(0, head.indexOf("\r\n") < 0 ? head.length() : head.indexOf("\r\n")));
+            String status =
+                    head.substring(0, Math.max(0, head.indexOf("\r\n") < 0 ? head.length() : head.indexOf("\r\n")));
             if (!status.startsWith("HTTP/1.1 200") && !status.startsWith("HTTP/1.0 200")) {
                 return status + ": " + abbreviate(body);
             }
@@ -1202,7 +1243,8 @@ public final class ConfigListenBench {
                 pos = lineEnd + 2;
                 if (size == 0) {
                     // trailers end with an empty line
-                    return indexOf(data, length, "\r\n".getBytes(StandardCharsets.ISO_8859_1), pos) < 0 ? null
+                    return indexOf(data, length, "\r\n".getBytes(StandardCharsets.ISO_8859_1), pos) < 0
+                            ? null
                             : sb.toString();
                 }
                 if (length < pos + size + 2) {
@@ -1251,7 +1293,8 @@ public final class ConfigListenBench {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/limits"))) {
                 if (line.startsWith("Max open files")) {
-                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
+                    String soft =
+                            line.substring("Max open files".length()).trim().split("\\s+")[0];
                     return soft.equals("unlimited") ? -1 : Long.parseLong(soft);
                 }
             }
@@ -1265,8 +1308,7 @@ public final class ConfigListenBench {
     // HTTP
     // ------------------------------------------------------------------------------------------------
 
-    record Response(int status, String body) {
-    }
+    record Response(int status, String body) {}
 
     /** The few requests the scenarios make besides the long-polls: publishes over {@link RawHttp}, the rest over java.net.http (HTTP/1.1 keep-alive). */
     static final class Http {
@@ -1285,13 +1327,17 @@ public final class ConfigListenBench {
         /** Publishes a config; null on "200 true", else a description of the failure. */
         String publish(String dataId, String content) throws IOException {
             Response r = publisher.postForm(CONFIGS, form("dataId", dataId, "group", GROUP, "content", content));
-            return r.status() == 200 && r.body().strip().equals("true") ? null
+            return r.status() == 200 && r.body().strip().equals("true")
+                    ? null
                     : "HTTP " + r.status() + ": " + abbreviate(r.body());
         }
 
         Response getConfig(String dataId) throws IOException, InterruptedException {
-            return send(HttpRequest.newBuilder(URI.create(base + CONFIGS + "?" + form("dataId", dataId, "group", GROUP)))
-                    .timeout(Duration.ofSeconds(10)).GET().build());
+            return send(
+                    HttpRequest.newBuilder(URI.create(base + CONFIGS + "?" + form("dataId", dataId, "group", GROUP)))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build());
         }
 
         /** Polls the config until it reads back with the expected content. */
@@ -1305,13 +1351,16 @@ public final class ConfigListenBench {
                 }
                 Thread.sleep(20);
             } while (System.nanoTime() < deadline);
-            throw new IllegalStateException("config " + dataId + " not readable after " + limit + ": HTTP "
-                    + r.status() + " " + abbreviate(r.body()));
+            throw new IllegalStateException("config " + dataId + " not readable after " + limit + ": HTTP " + r.status()
+                    + " " + abbreviate(r.body()));
         }
 
         /** GET /lodestar/v1/config/listeners: the number of polls the server holds. */
         int held() throws IOException, InterruptedException {
-            Response r = send(HttpRequest.newBuilder(URI.create(base + HELD)).timeout(Duration.ofSeconds(10)).GET().build());
+            Response r = send(HttpRequest.newBuilder(URI.create(base + HELD))
+                    .timeout(Duration.ofSeconds(10))
+                    .GET()
+                    .build());
             String n = r.status() == 200 ? jsonField(r.body(), "held") : null;
             if (n == null) {
                 throw new IOException(HELD + " answered HTTP " + r.status() + ": " + abbreviate(r.body()));
@@ -1343,7 +1392,8 @@ public final class ConfigListenBench {
                 if (sb.length() > 0) {
                     sb.append('&');
                 }
-                sb.append(URLEncoder.encode(keysAndValues[i], StandardCharsets.UTF_8)).append('=')
+                sb.append(URLEncoder.encode(keysAndValues[i], StandardCharsets.UTF_8))
+                        .append('=')
                         .append(URLEncoder.encode(keysAndValues[i + 1], StandardCharsets.UTF_8));
             }
             return sb.toString();
@@ -1452,7 +1502,8 @@ public final class ConfigListenBench {
     // ------------------------------------------------------------------------------------------------
 
     static final class Options {
-        static final String USAGE = String.join("\n",
+        static final String USAGE = String.join(
+                "\n",
                 "usage: it-tests/bench/run.sh ConfigListenBench [options]",
                 "  --addr HOST:PORT         server address (default 127.0.0.1:8848)",
                 "  --scenario NAME[,NAME]   one or more of " + String.join(", ", ALL_SCENARIOS) + ", or all"
@@ -1504,15 +1555,32 @@ public final class ConfigListenBench {
                     value = args[++i];
                 }
                 switch (key) {
-                    case "addr": o.addr = value; break;
-                    case "scenario": o.scenario = value; break;
-                    case "rounds": o.rounds = positive(key, value); break;
-                    case "warmup-rounds": o.warmupRounds = nonNegative(key, value); break;
-                    case "settle-ms": o.settleMs = nonNegative(key, value); break;
-                    case "polls": o.polls = positive(key, value); break;
-                    case "connect-batch": o.connectBatch = positive(key, value); break;
-                    case "server-pid": o.serverPid = positive(key, value); break;
-                    default: throw new IllegalArgumentException("unknown option --" + key);
+                    case "addr":
+                        o.addr = value;
+                        break;
+                    case "scenario":
+                        o.scenario = value;
+                        break;
+                    case "rounds":
+                        o.rounds = positive(key, value);
+                        break;
+                    case "warmup-rounds":
+                        o.warmupRounds = nonNegative(key, value);
+                        break;
+                    case "settle-ms":
+                        o.settleMs = nonNegative(key, value);
+                        break;
+                    case "polls":
+                        o.polls = positive(key, value);
+                        break;
+                    case "connect-batch":
+                        o.connectBatch = positive(key, value);
+                        break;
+                    case "server-pid":
+                        o.serverPid = positive(key, value);
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown option --" + key);
                 }
             }
             o.scenarios(); // validate early
@@ -1593,8 +1661,10 @@ public final class ConfigListenBench {
      * unescaped enough for keys and md5s; null if absent.
      */
     static String jsonField(String json, String name) {
-        Pattern p = FIELD_PATTERNS.computeIfAbsent(name, n -> Pattern.compile(
-                "\"" + Pattern.quote(n) + "\"\\s*:\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|(-?[0-9][0-9.eE+-]*|true|false))"));
+        Pattern p = FIELD_PATTERNS.computeIfAbsent(
+                name,
+                n -> Pattern.compile("\"" + Pattern.quote(n)
+                        + "\"\\s*:\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|(-?[0-9][0-9.eE+-]*|true|false))"));
         Matcher m = p.matcher(json);
         if (!m.find()) {
             return null;

@@ -57,38 +57,52 @@ public final class NettyCeiling {
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup loops = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        new ServerBootstrap().group(loops).channel(channel)
+        new ServerBootstrap()
+                .group(loops)
+                .channel(channel)
                 .option(ChannelOption.SO_BACKLOG, 8192) // as Lodestar's connector
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                                new SimpleChannelInboundHandler<FullHttpRequest>() {
-                                    @Override
-                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-                                        boolean read = req.method() == HttpMethod.GET;
-                                        new QueryStringDecoder(req.uri()).parameters().get("dataId");
-                                        if (req.content().isReadable()) { // a form body is parsed, as any write must
-                                            new QueryStringDecoder(req.content().toString(StandardCharsets.UTF_8), false)
-                                                    .parameters();
-                                        }
-                                        ByteBuf body = Unpooled.wrappedBuffer(read ? config : ok);
-                                        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                                                HttpResponseStatus.OK, body);
-                                        HttpHeaders h = resp.headers();
-                                        h.set("Content-Type", read ? "text/plain;charset=utf-8" : "text/plain");
-                                        h.set("Content-Length", body.readableBytes());
-                                        if (read) {
-                                            h.set("Pragma", "no-cache");
-                                            h.set("Cache-Control", "no-cache,no-store");
-                                            h.set("Config-Type", "text");
-                                            h.set("Content-MD5", "0123456789abcdef0123456789abcdef");
-                                        }
-                                        ctx.writeAndFlush(resp);
-                                    }
-                                });
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(1 << 20),
+                                        new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                            @Override
+                                            protected void channelRead0(
+                                                    ChannelHandlerContext ctx, FullHttpRequest req) {
+                                                boolean read = req.method() == HttpMethod.GET;
+                                                new QueryStringDecoder(req.uri())
+                                                        .parameters()
+                                                        .get("dataId");
+                                                if (req.content()
+                                                        .isReadable()) { // a form body is parsed, as any write must
+                                                    new QueryStringDecoder(
+                                                                    req.content()
+                                                                            .toString(StandardCharsets.UTF_8),
+                                                                    false)
+                                                            .parameters();
+                                                }
+                                                ByteBuf body = Unpooled.wrappedBuffer(read ? config : ok);
+                                                FullHttpResponse resp = new DefaultFullHttpResponse(
+                                                        HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
+                                                HttpHeaders h = resp.headers();
+                                                h.set("Content-Type", read ? "text/plain;charset=utf-8" : "text/plain");
+                                                h.set("Content-Length", body.readableBytes());
+                                                if (read) {
+                                                    h.set("Pragma", "no-cache");
+                                                    h.set("Cache-Control", "no-cache,no-store");
+                                                    h.set("Config-Type", "text");
+                                                    h.set("Content-MD5", "0123456789abcdef0123456789abcdef");
+                                                }
+                                                ctx.writeAndFlush(resp);
+                                            }
+                                        });
                     }
-                }).bind(port).sync();
+                })
+                .bind(port)
+                .sync();
         System.err.println("NettyCeiling: bare Netty handler (" + (epoll ? "epoll" : "nio") + ", " + threads
                 + " event loops) on port " + port + "; Ctrl-C stops it");
         Thread.currentThread().join();

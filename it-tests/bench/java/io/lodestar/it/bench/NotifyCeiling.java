@@ -6,7 +6,6 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -89,7 +88,8 @@ public final class NotifyCeiling {
 
     private void listen(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         // dataId^2group^2md5^1 ... ; NacosBench listens to one key
-        String[] entry = req.getParameter("Listening-Configs").split("\u0001")[0].split("\u0002");
+        String[] entry =
+                req.getParameter("Listening-Configs").split("\u0001")[0].split("\u0002");
         String key = entry[0] + '\u0002' + entry[1];
         String content = contents.get(key);
         if (content == null || !md5(content).equals(entry[2])) {
@@ -111,9 +111,14 @@ public final class NotifyCeiling {
                 async.complete();
             }
 
-            @Override public void onComplete(AsyncEvent e) {}
-            @Override public void onError(AsyncEvent e) {}
-            @Override public void onStartAsync(AsyncEvent e) {}
+            @Override
+            public void onComplete(AsyncEvent e) {}
+
+            @Override
+            public void onError(AsyncEvent e) {}
+
+            @Override
+            public void onStartAsync(AsyncEvent e) {}
         });
         synchronized (held) {
             held.computeIfAbsent(key, k -> new ArrayList<>()).add(async);
@@ -148,7 +153,8 @@ public final class NotifyCeiling {
 
     private static String md5(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -21,28 +21,32 @@ final class Await {
      * that saw it true: for measuring when something happened while the test does something else.
      * Completes exceptionally on timeout.
      */
-    static java.util.concurrent.CompletableFuture<Long> firstTime(Duration timeout, String what, long sinceNanos, Check check) {
+    static java.util.concurrent.CompletableFuture<Long> firstTime(
+            Duration timeout, String what, long sinceNanos, Check check) {
         java.util.concurrent.CompletableFuture<Long> when = new java.util.concurrent.CompletableFuture<>();
-        Thread watcher = new Thread(() -> {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline && !when.isDone()) {
-                long polled = System.nanoTime();
-                try {
-                    if (check.ok()) {
-                        when.complete(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(polled - sinceNanos));
-                        return;
+        Thread watcher = new Thread(
+                () -> {
+                    long deadline = System.nanoTime() + timeout.toNanos();
+                    while (System.nanoTime() < deadline && !when.isDone()) {
+                        long polled = System.nanoTime();
+                        try {
+                            if (check.ok()) {
+                                when.complete(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(polled - sinceNanos));
+                                return;
+                            }
+                        } catch (Exception e) {
+                            // not yet
+                        }
+                        try {
+                            Thread.sleep(20);
+                        } catch (InterruptedException e) {
+                            break;
+                        }
                     }
-                } catch (Exception e) {
-                    // not yet
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    break;
-                }
-            }
-            when.completeExceptionally(new AssertionError("timed out after " + timeout + " waiting for " + what));
-        }, "await " + what);
+                    when.completeExceptionally(
+                            new AssertionError("timed out after " + timeout + " waiting for " + what));
+                },
+                "await " + what);
         watcher.setDaemon(true);
         watcher.start();
         return when;

@@ -29,7 +29,8 @@ class CliIT {
     record Run(int exit, String output) {}
 
     static Run run(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx128m", "-jar", ServerProcess.JAR.toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx128m", "-jar", ServerProcess.JAR.toString()));
         cmd.addAll(List.of(args));
         return run(new ProcessBuilder(cmd));
     }
@@ -51,8 +52,15 @@ class CliIT {
         assertTrue(top.output.contains("server"), top.output);
         Run server = run("server", "--help");
         assertEquals(0, server.exit, server.output);
-        for (String option : List.of("--host", "--port", "--raft-port", "--data-dir", "--peers", "--cluster-secret",
-                "--cluster-secret-file", "--auth")) {
+        for (String option : List.of(
+                "--host",
+                "--port",
+                "--raft-port",
+                "--data-dir",
+                "--peers",
+                "--cluster-secret",
+                "--cluster-secret-file",
+                "--auth")) {
             assertTrue(server.output.contains(option), option + " in\n" + server.output);
         }
     }
@@ -66,26 +74,73 @@ class CliIT {
                 new Case("unknown option", List.of("server", "--bogus"), "--bogus"),
                 new Case("non-numeric port", List.of("server", "--port", "http"), "--port"),
                 new Case("port out of range", List.of("server", "--port", "70000", "--data-dir", data), "--port"),
-                new Case("auth on not available yet", List.of("server", "--auth", "on", "--data-dir", data), "--auth on"),
+                new Case(
+                        "auth on not available yet",
+                        List.of("server", "--auth", "on", "--data-dir", data),
+                        "--auth on"),
                 new Case("auth neither on nor off", List.of("server", "--auth", "maybe"), "--auth"),
-                new Case("peers without secret", List.of("server", "--peers", "127.0.0.1:7848,127.0.0.1:7849",
-                        "--data-dir", data), "cluster secret"),
-                new Case("peers without self", List.of("server", "--raft-port", "7000", "--peers",
-                        "127.0.0.1:7848,127.0.0.1:7849", "--cluster-secret", LodestarCluster.SECRET, "--data-dir", data), "include this node"),
-                new Case("malformed peer", List.of("server", "--peers", "localhost", "--cluster-secret", LodestarCluster.SECRET,
-                        "--data-dir", data), "host:raftPort"),
-                new Case("both secret forms", List.of("server", "--cluster-secret", LodestarCluster.SECRET,
-                        "--cluster-secret-file", "/nonexistent", "--data-dir", data), "not both"),
-                new Case("short secret", List.of("server", "--cluster-secret", "short", "--data-dir", data), "16 characters"),
-                new Case("probe network with host bits", List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),
+                new Case(
+                        "peers without secret",
+                        List.of("server", "--peers", "127.0.0.1:7848,127.0.0.1:7849", "--data-dir", data),
+                        "cluster secret"),
+                new Case(
+                        "peers without self",
+                        List.of(
+                                "server",
+                                "--raft-port",
+                                "7000",
+                                "--peers",
+                                "127.0.0.1:7848,127.0.0.1:7849",
+                                "--cluster-secret",
+                                LodestarCluster.SECRET,
+                                "--data-dir",
+                                data),
+                        "include this node"),
+                new Case(
+                        "malformed peer",
+                        List.of(
+                                "server",
+                                "--peers",
+                                "localhost",
+                                "--cluster-secret",
+                                LodestarCluster.SECRET,
+                                "--data-dir",
+                                data),
+                        "host:raftPort"),
+                new Case(
+                        "both secret forms",
+                        List.of(
+                                "server",
+                                "--cluster-secret",
+                                LodestarCluster.SECRET,
+                                "--cluster-secret-file",
+                                "/nonexistent",
+                                "--data-dir",
+                                data),
+                        "not both"),
+                new Case(
+                        "short secret",
+                        List.of("server", "--cluster-secret", "short", "--data-dir", data),
+                        "16 characters"),
+                new Case(
+                        "probe network with host bits",
+                        List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),
                         "--probe-allow"),
-                new Case("probe network that is a name", List.of("server", "--probe-allow", "example.com", "--data-dir", data),
+                new Case(
+                        "probe network that is a name",
+                        List.of("server", "--probe-allow", "example.com", "--data-dir", data),
                         "--probe-allow"),
-                new Case("zero snapshot entries", List.of("server", "--snapshot-entries", "0", "--data-dir", data),
+                new Case(
+                        "zero snapshot entries",
+                        List.of("server", "--snapshot-entries", "0", "--data-dir", data),
                         "--snapshot-entries"),
-                new Case("snapshot size without a number", List.of("server", "--snapshot-bytes", "MiB", "--data-dir", data),
+                new Case(
+                        "snapshot size without a number",
+                        List.of("server", "--snapshot-bytes", "MiB", "--data-dir", data),
                         "--snapshot-bytes"),
-                new Case("disk reserve in an unknown unit", List.of("server", "--disk-reserve", "5TB", "--data-dir", data),
+                new Case(
+                        "disk reserve in an unknown unit",
+                        List.of("server", "--disk-reserve", "5TB", "--data-dir", data),
                         "--disk-reserve"));
         for (Case c : cases) {
             Run r = run(c.args.toArray(String[]::new));
@@ -102,7 +157,9 @@ class CliIT {
         assertEquals(0, cluster.stop(p));
         Path manifest;
         try (Stream<Path> files = Files.walk(p.dataDir.resolve("kv"))) {
-            manifest = files.filter(f -> f.getFileName().toString().startsWith("MANIFEST-")).findFirst().orElseThrow();
+            manifest = files.filter(f -> f.getFileName().toString().startsWith("MANIFEST-"))
+                    .findFirst()
+                    .orElseThrow();
         }
         Files.write(manifest, "garbage, not a manifest".getBytes(StandardCharsets.UTF_8));
 
@@ -118,8 +175,18 @@ class CliIT {
     void portInUseFailsWithExitOneAndSaysWhich() throws Exception {
         ServerProcess first = cluster.startStandalone("first");
         // no DNS port of its own (-1): the default one may be taken too, and only the HTTP port is under test
-        Run r = run("server", "--auth", "off", "--port", String.valueOf(first.httpPort), "--raft-port",
-                String.valueOf(FreePorts.take()), "--dns-port", "-1", "--data-dir", dir.resolve("second").toString());
+        Run r = run(
+                "server",
+                "--auth",
+                "off",
+                "--port",
+                String.valueOf(first.httpPort),
+                "--raft-port",
+                String.valueOf(FreePorts.take()),
+                "--dns-port",
+                "-1",
+                "--data-dir",
+                dir.resolve("second").toString());
         assertEquals(1, r.exit, r.output);
         assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
     }
@@ -127,15 +194,28 @@ class CliIT {
     @Test
     void selfTestRunsAThrowawayNodeThroughTheCommonRequestsAndLeavesNothingBehind() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        Run r = run(new ProcessBuilder(ServerProcess.javaBin(), "-Xmx256m", "-Djava.io.tmpdir=" + tmp, "-jar",
-                ServerProcess.JAR.toString(), "self-test"));
+        Run r = run(new ProcessBuilder(
+                ServerProcess.javaBin(),
+                "-Xmx256m",
+                "-Djava.io.tmpdir=" + tmp,
+                "-jar",
+                ServerProcess.JAR.toString(),
+                "self-test"));
         assertEquals(0, r.exit, r.output);
-        for (String check : List.of("node ready", "publish a config: ok", "read it back: ok", "register an instance: ok",
-                "beat it: ok", "list it: ok", "delete the config: ok", "self-test passed")) {
+        for (String check : List.of(
+                "node ready",
+                "publish a config: ok",
+                "read it back: ok",
+                "register an instance: ok",
+                "beat it: ok",
+                "list it: ok",
+                "delete the config: ok",
+                "self-test passed")) {
             assertTrue(r.output.contains(check), check + " in\n" + r.output);
         }
         try (Stream<Path> left = Files.list(tmp)) {
-            List<Path> dirs = left.filter(f -> f.getFileName().toString().startsWith("lodestar-self-test")).toList();
+            List<Path> dirs = left.filter(f -> f.getFileName().toString().startsWith("lodestar-self-test"))
+                    .toList();
             assertTrue(dirs.isEmpty(), "the throwaway node's data dir is deleted: " + dirs);
         }
     }
@@ -164,8 +244,13 @@ class CliIT {
         assertEquals(0, started.exit, started.output);
         assertTrue(!started.output.contains("recording the classes"), "recorded again:\n" + started.output);
         String classes = Files.readString(loaded);
-        assertTrue(classes.contains("io.lodestar.api.Main source: shared objects file (top)"),
-                "Main not loaded from the archive:\n" + classes.lines().filter(l -> l.contains("io.lodestar")).limit(5).toList());
+        assertTrue(
+                classes.contains("io.lodestar.api.Main source: shared objects file (top)"),
+                "Main not loaded from the archive:\n"
+                        + classes.lines()
+                                .filter(l -> l.contains("io.lodestar"))
+                                .limit(5)
+                                .toList());
     }
 
     static String read(Path file) throws IOException {

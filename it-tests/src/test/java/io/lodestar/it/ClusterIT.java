@@ -34,8 +34,10 @@ class ClusterIT {
                 leaders.add(view.get("leader").asText());
                 int leaderCount = 0;
                 for (JsonNode m : view.get("members")) {
-                    ServerProcess member = nodes.stream().filter(n -> n.raftAddress().equals(m.get("address").asText()))
-                            .findFirst().orElseThrow();
+                    ServerProcess member = nodes.stream()
+                            .filter(n -> n.raftAddress().equals(m.get("address").asText()))
+                            .findFirst()
+                            .orElseThrow();
                     if (!member.httpAddress().equals(m.get("httpAddress").asText())) {
                         return false;
                     }
@@ -63,13 +65,19 @@ class ClusterIT {
             Http.Response r = StandaloneServerIT.publish(nodes.get(i), "via-" + i, "content-" + i);
             assertEquals(200, r.status(), r.body());
             // read-your-write on the node that took it, leader or follower
-            assertEquals("content-" + i, StandaloneServerIT.read(nodes.get(i), "via-" + i).body());
+            assertEquals(
+                    "content-" + i,
+                    StandaloneServerIT.read(nodes.get(i), "via-" + i).body());
         }
         for (ServerProcess reader : nodes) {
             for (int i = 0; i < 3; i++) {
                 int n = i;
-                Await.until(Duration.ofSeconds(10), "via-" + i + " on " + reader.httpAddress(),
-                        () -> ("content-" + n).equals(StandaloneServerIT.read(reader, "via-" + n).body()));
+                Await.until(
+                        Duration.ofSeconds(10),
+                        "via-" + i + " on " + reader.httpAddress(),
+                        () -> ("content-" + n)
+                                .equals(StandaloneServerIT.read(reader, "via-" + n)
+                                        .body()));
             }
         }
     }
@@ -80,14 +88,16 @@ class ClusterIT {
         ServerProcess leader = cluster.leader();
         ServerProcess follower = cluster.othersThan(leader).get(0);
         assertEquals(200, StandaloneServerIT.publish(leader, "watched", "v1").status());
-        Await.until(Duration.ofSeconds(10), "v1 on the follower",
+        Await.until(
+                Duration.ofSeconds(10),
+                "v1 on the follower",
                 () -> "v1".equals(StandaloneServerIT.read(follower, "watched").body()));
 
         String listening = "watched\u0002DEFAULT_GROUP\u0002" + ConfigHistoryIT.md5("v1") + "\u0001";
         java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
         java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> poll = client.sendAsync(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + follower.httpAddress()
-                                + "/nacos/v1/cs/configs/listener"))
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                "http://" + follower.httpAddress() + "/nacos/v1/cs/configs/listener"))
                         .timeout(Duration.ofSeconds(40))
                         .header("Content-Type", "application/x-www-form-urlencoded")
                         .header("Long-Pulling-Timeout", "30000")
@@ -95,8 +105,13 @@ class ClusterIT {
                                 + java.net.URLEncoder.encode(listening, java.nio.charset.StandardCharsets.UTF_8)))
                         .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
-        Await.until(Duration.ofSeconds(10), "the poll held on the follower",
-                () -> Http.json(follower.httpAddress(), "/lodestar/v1/config/listeners").get("held").asInt() == 1);
+        Await.until(
+                Duration.ofSeconds(10),
+                "the poll held on the follower",
+                () -> Http.json(follower.httpAddress(), "/lodestar/v1/config/listeners")
+                                .get("held")
+                                .asInt()
+                        == 1);
 
         long published = System.nanoTime();
         assertEquals(200, StandaloneServerIT.publish(leader, "watched", "v2").status());
@@ -104,7 +119,8 @@ class ClusterIT {
         System.out.println("follower long-poll woke " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published)
                 + " ms after the publish through the leader was sent");
         assertEquals("watched%02DEFAULT_GROUP%01\n", answer.body());
-        assertEquals("v2", StandaloneServerIT.read(follower, "watched").body(), "the follower serves what it announced");
+        assertEquals(
+                "v2", StandaloneServerIT.read(follower, "watched").body(), "the follower serves what it announced");
     }
 
     @Test
@@ -158,8 +174,11 @@ class ClusterIT {
         for (ServerProcess p : nodes) {
             for (Map.Entry<String, String> e : acknowledged.entrySet()) {
                 String key = e.getKey();
-                Await.until(Duration.ofSeconds(20), key + " on " + p.httpAddress(),
-                        () -> e.getValue().equals(StandaloneServerIT.read(p, key).body()));
+                Await.until(
+                        Duration.ofSeconds(20),
+                        key + " on " + p.httpAddress(),
+                        () -> e.getValue()
+                                .equals(StandaloneServerIT.read(p, key).body()));
             }
         }
         Await.until(Duration.ofSeconds(20), "identical revision on every node", () -> {

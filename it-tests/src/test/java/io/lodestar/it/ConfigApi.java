@@ -38,12 +38,25 @@ final class ConfigApi {
     static Map<String, String> publicConfigs(ServerProcess p) throws Exception {
         Map<String, String> configs = new TreeMap<>();
         for (int page = 1; ; page++) {
-            JsonNode r = Http.json(p.httpAddress(), CONFIGS + "?" + Http.query(params("search", "blur", "dataId", "*",
-                    "group", GROUP, "pageNo", String.valueOf(page), "pageSize", "500")));
+            JsonNode r = Http.json(
+                    p.httpAddress(),
+                    CONFIGS + "?"
+                            + Http.query(params(
+                                    "search",
+                                    "blur",
+                                    "dataId",
+                                    "*",
+                                    "group",
+                                    GROUP,
+                                    "pageNo",
+                                    String.valueOf(page),
+                                    "pageSize",
+                                    "500")));
             for (JsonNode c : r.get("pageItems")) {
                 String content = c.get("content").asText();
                 if (!c.get("md5").asText().equals(md5(content))) {
-                    throw new AssertionError(p + " serves " + c.get("dataId") + " with an md5 that is not its content's");
+                    throw new AssertionError(
+                            p + " serves " + c.get("dataId") + " with an md5 that is not its content's");
                 }
                 configs.put(c.get("dataId").asText(), content);
             }
@@ -85,7 +98,8 @@ final class ConfigApi {
     /** The ids of every namespace {@code p} knows, public ("") first. */
     static List<String> namespaces(ServerProcess p) throws Exception {
         List<String> ids = new ArrayList<>();
-        for (JsonNode ns : Http.json(p.httpAddress(), "/nacos/v1/console/namespaces").get("data")) {
+        for (JsonNode ns :
+                Http.json(p.httpAddress(), "/nacos/v1/console/namespaces").get("data")) {
             ids.add(ns.get("namespace").asText());
         }
         return ids;
@@ -99,13 +113,28 @@ final class ConfigApi {
         List<String> lines = new ArrayList<>();
         for (String tenant : namespaces(p)) {
             for (int page = 1; ; page++) {
-                JsonNode r = Http.json(p.httpAddress(), CONFIGS + "?" + Http.query(params("search", "blur", "dataId", "*",
-                        "group", "*", "tenant", tenant, "pageNo", String.valueOf(page), "pageSize", "500")));
+                JsonNode r = Http.json(
+                        p.httpAddress(),
+                        CONFIGS + "?"
+                                + Http.query(params(
+                                        "search",
+                                        "blur",
+                                        "dataId",
+                                        "*",
+                                        "group",
+                                        "*",
+                                        "tenant",
+                                        tenant,
+                                        "pageNo",
+                                        String.valueOf(page),
+                                        "pageSize",
+                                        "500")));
                 for (JsonNode c : r.get("pageItems")) {
                     if (!c.get("md5").asText().equals(md5(c.get("content").asText()))) {
                         throw new AssertionError(p + " serves " + c.get("dataId") + " with a wrong md5");
                     }
-                    lines.add(tenant + "/" + c.get("group").asText() + "/" + c.get("dataId").asText() + " " + c.get("md5").asText());
+                    lines.add(tenant + "/" + c.get("group").asText() + "/"
+                            + c.get("dataId").asText() + " " + c.get("md5").asText());
                 }
                 if (page >= r.get("pagesAvailable").asInt()) {
                     break;

@@ -33,17 +33,32 @@ class ConfigBadInputIT {
                 new Case("missing dataId", params("group", "G", "content", "c"), 400, "dataId"),
                 new Case("empty dataId", params("dataId", "", "group", "G", "content", "c"), 400, "dataId"),
                 new Case("blank dataId", params("dataId", "  ", "group", "G", "content", "c"), 400, "dataId"),
-                new Case("illegal char in dataId", params("dataId", "a/b", "group", "G", "content", "c"), 400, "dataId"),
-                new Case("dataId too long", params("dataId", "d".repeat(257), "group", "G", "content", "c"), 400, "dataId"),
+                new Case(
+                        "illegal char in dataId", params("dataId", "a/b", "group", "G", "content", "c"), 400, "dataId"),
+                new Case(
+                        "dataId too long",
+                        params("dataId", "d".repeat(257), "group", "G", "content", "c"),
+                        400,
+                        "dataId"),
                 new Case("illegal char in group", params("dataId", "d", "group", "g g", "content", "c"), 400, "group"),
-                new Case("group too long", params("dataId", "d", "group", "g".repeat(129), "content", "c"), 400, "group"),
+                new Case(
+                        "group too long",
+                        params("dataId", "d", "group", "g".repeat(129), "content", "c"),
+                        400,
+                        "group"),
                 new Case("missing content", params("dataId", "d", "group", "G"), 400, "content"),
                 new Case("blank content", params("dataId", "d", "group", "G", "content", " \n"), 400, "content"),
                 new Case("content over 10 MiB", params("dataId", "d", "group", "G", "content", big), 400, "content"),
-                new Case("tenant with a control character", params("dataId", "d", "group", "G", "content", "c",
-                        "tenant", "ns\u0001"), 400, "tenant"),
-                new Case("tenant too long", params("dataId", "d", "group", "G", "content", "c",
-                        "tenant", "t".repeat(129)), 400, "tenant"));
+                new Case(
+                        "tenant with a control character",
+                        params("dataId", "d", "group", "G", "content", "c", "tenant", "ns\u0001"),
+                        400,
+                        "tenant"),
+                new Case(
+                        "tenant too long",
+                        params("dataId", "d", "group", "G", "content", "c", "tenant", "t".repeat(129)),
+                        400,
+                        "tenant"));
         long revision = revision(p);
         for (Case c : cases) {
             Http.Response r = Http.postForm(p.httpAddress(), PATH, c.form);
@@ -54,10 +69,14 @@ class ConfigBadInputIT {
 
         // the documented limit is the one a user meets: 10 MiB of content publishes (its history entry too)
         String atTheLimit = "x".repeat(10 << 20);
-        Http.Response r = Http.postForm(p.httpAddress(), PATH, params("dataId", "at-limit", "group", "G",
-                "content", atTheLimit));
+        Http.Response r =
+                Http.postForm(p.httpAddress(), PATH, params("dataId", "at-limit", "group", "G", "content", atTheLimit));
         assertEquals(200, r.status(), r.body());
-        assertEquals(atTheLimit.length(), Http.get(p.httpAddress(), PATH + "?dataId=at-limit&group=G").body().length());
+        assertEquals(
+                atTheLimit.length(),
+                Http.get(p.httpAddress(), PATH + "?dataId=at-limit&group=G")
+                        .body()
+                        .length());
     }
 
     @Test
@@ -65,26 +84,38 @@ class ConfigBadInputIT {
         ServerProcess p = cluster.startStandalone("bad-input");
         long revision = revision(p);
         assertEquals(400, Http.get(p.httpAddress(), PATH + "?group=G").status(), "get without dataId");
-        assertEquals(400, Http.get(p.httpAddress(), PATH + "?dataId=a%2Fb&group=G").status(), "get with illegal dataId");
+        assertEquals(
+                400, Http.get(p.httpAddress(), PATH + "?dataId=a%2Fb&group=G").status(), "get with illegal dataId");
         Http.Response del = Http.delete(p.httpAddress(), PATH + "?group=G");
         assertEquals(400, del.status(), "delete without dataId");
         assertTrue(del.body().contains("dataId"), del.body());
 
         HttpClient client = HttpClient.newHttpClient();
-        HttpResponse<String> put = client.send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + PATH))
-                .PUT(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=c"))
-                .header("Content-Type", "application/x-www-form-urlencoded").build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> put = client.send(
+                HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + PATH))
+                        .PUT(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=c"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(405, put.statusCode(), "PUT is not a config method");
 
-        HttpResponse<String> huge = client.send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + PATH))
-                .POST(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=" + "y".repeat(32 << 20)))
-                .header("Content-Type", "application/x-www-form-urlencoded").build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> huge = client.send(
+                HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + PATH))
+                        .POST(HttpRequest.BodyPublishers.ofString("dataId=d&group=G&content=" + "y".repeat(32 << 20)))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(413, huge.statusCode(), "a body over the request limit");
         assertEquals(revision, revision(p), "no bad request wrote anything");
-        assertEquals(200, Http.get(p.httpAddress(), "/nacos/v1/console/health/liveness").status(), "still serving");
+        assertEquals(
+                200,
+                Http.get(p.httpAddress(), "/nacos/v1/console/health/liveness").status(),
+                "still serving");
     }
 
     static long revision(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong();
+        return Http.json(p.httpAddress(), "/lodestar/v1/cluster")
+                .get("revision")
+                .asLong();
     }
 }

@@ -40,8 +40,11 @@ class ConfigBetaIT {
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     private ServerProcess server() {
         ServerProcess p = cluster.startStandalone("beta");
@@ -49,15 +52,19 @@ class ConfigBetaIT {
     }
 
     private static String md5(String content) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("MD5").digest(content.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static String form(Map<String, String> form) {
-        return form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        return form.entrySet().stream()
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
     }
 
-    private HttpResponse<String> publishBeta(ServerProcess p, Map<String, String> form, String betaIps) throws Exception {
+    private HttpResponse<String> publishBeta(ServerProcess p, Map<String, String> form, String betaIps)
+            throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + CONFIGS))
                 .timeout(Duration.ofSeconds(15))
                 .header("Content-Type", "application/x-www-form-urlencoded")
@@ -69,7 +76,8 @@ class ConfigBetaIT {
     }
 
     private void publishBeta(ServerProcess p, String dataId, String content, String betaIps) throws Exception {
-        HttpResponse<String> r = publishBeta(p, params("dataId", dataId, "group", "DEFAULT_GROUP", "content", content), betaIps);
+        HttpResponse<String> r =
+                publishBeta(p, params("dataId", dataId, "group", "DEFAULT_GROUP", "content", content), betaIps);
         assertEquals(200, r.statusCode(), r.body());
         assertEquals("true", r.body());
     }
@@ -93,17 +101,22 @@ class ConfigBetaIT {
                 .timeout(Duration.ofMillis(timeoutMs + 20_000))
                 .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
                 .header("Long-Pulling-Timeout", Long.toString(timeoutMs))
-                .POST(HttpRequest.BodyPublishers.ofString("Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)))
                 .build();
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private static int held(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners").get("held").asInt();
+        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners")
+                .get("held")
+                .asInt();
     }
 
     private static long revision(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong();
+        return Http.json(p.httpAddress(), "/lodestar/v1/cluster")
+                .get("revision")
+                .asLong();
     }
 
     @Test
@@ -115,7 +128,8 @@ class ConfigBetaIT {
         Http.Response mine = read(p, "app");
         assertEquals(200, mine.status());
         assertEquals("beta for me", mine.body());
-        assertEquals(md5("beta for me"), mine.headers().firstValue("Content-MD5").orElse(null));
+        assertEquals(
+                md5("beta for me"), mine.headers().firstValue("Content-MD5").orElse(null));
         assertEquals("true", mine.headers().firstValue("isBeta").orElse(null));
 
         publishBeta(p, "app", "beta for someone else", SOMEONE_ELSE);
@@ -124,9 +138,13 @@ class ConfigBetaIT {
         assertEquals(md5("stable"), stable.headers().firstValue("Content-MD5").orElse(null));
         assertFalse(stable.headers().firstValue("isBeta").isPresent());
 
-        HttpResponse<String> spoofed = client.send(HttpRequest.newBuilder(
-                        URI.create("http://" + p.httpAddress() + CONFIGS + "?dataId=app&group=DEFAULT_GROUP"))
-                .header("X-Forwarded-For", SOMEONE_ELSE).header("X-Real-IP", SOMEONE_ELSE).GET().build(),
+        HttpResponse<String> spoofed = client.send(
+                HttpRequest.newBuilder(
+                                URI.create("http://" + p.httpAddress() + CONFIGS + "?dataId=app&group=DEFAULT_GROUP"))
+                        .header("X-Forwarded-For", SOMEONE_ELSE)
+                        .header("X-Real-IP", SOMEONE_ELSE)
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals("stable", spoofed.body(), "the socket's address decides, never a header");
     }
@@ -170,7 +188,10 @@ class ConfigBetaIT {
         assertFalse(back.headers().firstValue("isBeta").isPresent());
 
         long revision = revision(p);
-        assertEquals(200, Http.delete(p.httpAddress(), CONFIGS + "?beta=true&dataId=q&group=DEFAULT_GROUP").status(),
+        assertEquals(
+                200,
+                Http.delete(p.httpAddress(), CONFIGS + "?beta=true&dataId=q&group=DEFAULT_GROUP")
+                        .status(),
                 "stopping no beta is fine");
         assertEquals(revision, revision(p), "and writes nothing");
     }
@@ -180,7 +201,8 @@ class ConfigBetaIT {
         ServerProcess p = server();
         publish(p, "pr", "v1");
         publishBeta(p, "pr", "v2", SOMEONE_ELSE);
-        Http.Response promoted = Http.postForm(p.httpAddress(), PROMOTE, params("dataId", "pr", "group", "DEFAULT_GROUP"));
+        Http.Response promoted =
+                Http.postForm(p.httpAddress(), PROMOTE, params("dataId", "pr", "group", "DEFAULT_GROUP"));
         assertEquals(200, promoted.status(), promoted.body());
         assertEquals("true", promoted.body());
 
@@ -189,12 +211,22 @@ class ConfigBetaIT {
         assertFalse(r.headers().firstValue("isBeta").isPresent());
         assertTrue(queryBeta(p, "pr").get("data").isNull(), "the beta is gone");
 
-        JsonNode history = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(
-                params("search", "accurate", "dataId", "pr", "group", "DEFAULT_GROUP")));
+        JsonNode history = Http.json(
+                p.httpAddress(),
+                "/nacos/v1/cs/history?"
+                        + Http.query(params("search", "accurate", "dataId", "pr", "group", "DEFAULT_GROUP")));
         assertEquals(2, history.get("totalCount").asInt());
         assertEquals("U         ", history.get("pageItems").get(0).get("opType").asText());
-        JsonNode detail = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params("nid",
-                history.get("pageItems").get(0).get("id").asText(), "dataId", "pr", "group", "DEFAULT_GROUP")));
+        JsonNode detail = Http.json(
+                p.httpAddress(),
+                "/nacos/v1/cs/history?"
+                        + Http.query(params(
+                                "nid",
+                                history.get("pageItems").get(0).get("id").asText(),
+                                "dataId",
+                                "pr",
+                                "group",
+                                "DEFAULT_GROUP")));
         assertEquals("v1", detail.get("content").asText(), "the update keeps the content it replaced");
 
         long revision = revision(p);
@@ -204,10 +236,22 @@ class ConfigBetaIT {
         assertEquals(revision, revision(p));
 
         publishBeta(p, "fresh", "first", ME);
-        assertEquals(200, Http.postForm(p.httpAddress(), PROMOTE, params("dataId", "fresh")).status());
+        assertEquals(
+                200,
+                Http.postForm(p.httpAddress(), PROMOTE, params("dataId", "fresh"))
+                        .status());
         assertEquals("first", read(p, "fresh").body());
-        assertEquals("I         ", Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params("search",
-                "accurate", "dataId", "fresh", "group", "DEFAULT_GROUP"))).get("pageItems").get(0).get("opType").asText());
+        assertEquals(
+                "I         ",
+                Http.json(
+                                p.httpAddress(),
+                                "/nacos/v1/cs/history?"
+                                        + Http.query(params(
+                                                "search", "accurate", "dataId", "fresh", "group", "DEFAULT_GROUP")))
+                        .get("pageItems")
+                        .get(0)
+                        .get("opType")
+                        .asText());
     }
 
     @Test
@@ -223,7 +267,9 @@ class ConfigBetaIT {
         long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(200, timedOut.statusCode());
         assertEquals("", timedOut.body(), "a beta for others is no change for this client");
-        assertTrue(heldMs >= 5_000, "held until the timeout (at least Nacos's 10 s floor), answered after " + heldMs + " ms");
+        assertTrue(
+                heldMs >= 5_000,
+                "held until the timeout (at least Nacos's 10 s floor), answered after " + heldMs + " ms");
 
         CompletableFuture<HttpResponse<String>> woken = poll(p, "lp", md5("stable"), 30_000);
         Await.until(Duration.ofSeconds(10), "poll held", () -> held(p) == 1);
@@ -234,8 +280,12 @@ class ConfigBetaIT {
 
         CompletableFuture<HttpResponse<String>> onBeta = poll(p, "lp", md5("for me"), 30_000);
         Await.until(Duration.ofSeconds(10), "poll held", () -> held(p) == 1);
-        assertEquals(200, Http.delete(p.httpAddress(), CONFIGS + "?beta=true&dataId=lp&group=DEFAULT_GROUP").status());
-        assertTrue(onBeta.get(10, TimeUnit.SECONDS).body().startsWith("lp"), "stopping the beta wakes the listed client");
+        assertEquals(
+                200,
+                Http.delete(p.httpAddress(), CONFIGS + "?beta=true&dataId=lp&group=DEFAULT_GROUP")
+                        .status());
+        assertTrue(
+                onBeta.get(10, TimeUnit.SECONDS).body().startsWith("lp"), "stopping the beta wakes the listed client");
         assertEquals("stable", read(p, "lp").body());
     }
 
@@ -246,7 +296,8 @@ class ConfigBetaIT {
         ServerProcess p = server();
         publish(p, "ok", "stable");
         p.awaitSettled();
-        String tooMany = IntStream.range(0, 257).mapToObj(i -> "10.0." + (i / 256) + "." + (i % 256))
+        String tooMany = IntStream.range(0, 257)
+                .mapToObj(i -> "10.0." + (i / 256) + "." + (i % 256))
                 .collect(Collectors.joining(","));
         Map<String, String> good = params("dataId", "ok", "group", "DEFAULT_GROUP", "content", "c");
         List<Case> cases = List.of(
@@ -270,8 +321,11 @@ class ConfigBetaIT {
                 new Case("illegal group", params("dataId", "d", "group", "g g", "content", "c"), ME, "group"),
                 new Case("missing content", params("dataId", "d", "group", "G"), ME, "content"),
                 new Case("blank content", params("dataId", "d", "group", "G", "content", " "), ME, "content"),
-                new Case("casMd5 with betaIps", params("dataId", "ok", "group", "DEFAULT_GROUP", "content", "c",
-                        "casMd5", md5("stable")), ME, "casMd5"));
+                new Case(
+                        "casMd5 with betaIps",
+                        params("dataId", "ok", "group", "DEFAULT_GROUP", "content", "c", "casMd5", md5("stable")),
+                        ME,
+                        "casMd5"));
         long revision = revision(p);
         for (Case c : cases) {
             HttpResponse<String> r = publishBeta(p, c.form, c.betaIps);

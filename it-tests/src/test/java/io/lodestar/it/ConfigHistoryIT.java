@@ -28,7 +28,9 @@ class ConfigHistoryIT {
     final LodestarCluster cluster = new LodestarCluster();
 
     static String md5(String s) throws Exception {
-        return String.format("%032x", new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
+        return String.format(
+                "%032x",
+                new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
     }
 
     static JsonNode history(ServerProcess p, String dataId, String... extra) throws Exception {
@@ -45,7 +47,10 @@ class ConfigHistoryIT {
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v1").status());
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v2").status());
         assertEquals(200, StandaloneServerIT.publish(p, "h", "v3").status());
-        assertEquals(200, Http.delete(p.httpAddress(), "/nacos/v1/cs/configs?dataId=h&group=DEFAULT_GROUP").status());
+        assertEquals(
+                200,
+                Http.delete(p.httpAddress(), "/nacos/v1/cs/configs?dataId=h&group=DEFAULT_GROUP")
+                        .status());
 
         JsonNode page = history(p, "h");
         assertEquals(4, page.get("totalCount").asInt());
@@ -63,8 +68,11 @@ class ConfigHistoryIT {
 
         List<String> contents = new ArrayList<>();
         for (JsonNode item : items) {
-            JsonNode detail = Http.json(p.httpAddress(), HISTORY + "?" + Http.query(params("nid", item.get("id").asText(),
-                    "dataId", "h", "group", "DEFAULT_GROUP")));
+            JsonNode detail = Http.json(
+                    p.httpAddress(),
+                    HISTORY + "?"
+                            + Http.query(
+                                    params("nid", item.get("id").asText(), "dataId", "h", "group", "DEFAULT_GROUP")));
             contents.add(detail.get("content").asText());
             assertEquals(md5(detail.get("content").asText()), detail.get("md5").asText());
         }
@@ -72,8 +80,9 @@ class ConfigHistoryIT {
         assertEquals(List.of("v3", "v2", "v1", "v1"), contents);
 
         String newest = items.get(0).get("id").asText();
-        JsonNode before = Http.json(p.httpAddress(), HISTORY + "/previous?" + Http.query(params("id", newest,
-                "dataId", "h", "group", "DEFAULT_GROUP")));
+        JsonNode before = Http.json(
+                p.httpAddress(),
+                HISTORY + "/previous?" + Http.query(params("id", newest, "dataId", "h", "group", "DEFAULT_GROUP")));
         assertEquals(items.get(1).get("id").asText(), before.get("id").asText());
 
         JsonNode paged = history(p, "h", "pageNo", "2", "pageSize", "3");
@@ -86,17 +95,23 @@ class ConfigHistoryIT {
     void compareAndPublishWritesOnlyOverTheExpectedMd5() throws Exception {
         ServerProcess p = cluster.startStandalone("cas");
         assertEquals(200, StandaloneServerIT.publish(p, "c", "one").status());
-        Http.Response ok = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+        Http.Response ok = Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs",
                 params("dataId", "c", "group", "DEFAULT_GROUP", "content", "two", "casMd5", md5("one")));
         assertEquals(200, ok.status(), ok.body());
-        Http.Response stale = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+        Http.Response stale = Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs",
                 params("dataId", "c", "group", "DEFAULT_GROUP", "content", "three", "casMd5", md5("one")));
         assertEquals(409, stale.status(), "a stale md5 is a conflict, not a server error");
         assertTrue(stale.body().contains("Cas publish fail"), stale.body());
         assertEquals("two", StandaloneServerIT.read(p, "c").body());
         assertEquals(2, history(p, "c").get("totalCount").asInt(), "the refused publish left no history");
 
-        Http.Response missing = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+        Http.Response missing = Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs",
                 params("dataId", "absent", "group", "DEFAULT_GROUP", "content", "x", "casMd5", md5("x")));
         assertEquals(409, missing.status());
         assertEquals(404, StandaloneServerIT.read(p, "absent").status());
@@ -139,8 +154,18 @@ class ConfigHistoryIT {
         Set<String> replaced = new HashSet<>();
         for (JsonNode item : page.get("pageItems")) {
             if (item.get("opType").asText().startsWith("U")) {
-                replaced.add(Http.json(p.httpAddress(), HISTORY + "?" + Http.query(params("nid", item.get("id").asText(),
-                        "dataId", "hot", "group", "DEFAULT_GROUP"))).get("content").asText());
+                replaced.add(Http.json(
+                                p.httpAddress(),
+                                HISTORY + "?"
+                                        + Http.query(params(
+                                                "nid",
+                                                item.get("id").asText(),
+                                                "dataId",
+                                                "hot",
+                                                "group",
+                                                "DEFAULT_GROUP")))
+                        .get("content")
+                        .asText());
             }
         }
         assertEquals(99, replaced.size(), "every update replaced a distinct earlier publish");
@@ -154,7 +179,9 @@ class ConfigHistoryIT {
         StandaloneServerIT.publish(p, "r", "bad");
         JsonNode insert = history(p, "r").get("pageItems").get(1);
         assertEquals("I         ", insert.get("opType").asText());
-        Http.Response r = Http.postForm(p.httpAddress(), "/lodestar/v1/cs/history/rollback",
+        Http.Response r = Http.postForm(
+                p.httpAddress(),
+                "/lodestar/v1/cs/history/rollback",
                 params("nid", insert.get("id").asText(), "dataId", "r", "group", "DEFAULT_GROUP"));
         assertEquals(200, r.status(), r.body());
         assertEquals("good", StandaloneServerIT.read(p, "r").body());
@@ -181,8 +208,8 @@ class ConfigHistoryIT {
         Http.Response previous = Http.get(p.httpAddress(), HISTORY + "/previous?dataId=d&group=G");
         assertEquals(400, previous.status());
         assertTrue(previous.body().contains("id"), previous.body());
-        Http.Response rollback = Http.postForm(p.httpAddress(), "/lodestar/v1/cs/history/rollback",
-                params("nid", "999", "dataId", "d", "group", "G"));
+        Http.Response rollback = Http.postForm(
+                p.httpAddress(), "/lodestar/v1/cs/history/rollback", params("nid", "999", "dataId", "d", "group", "G"));
         assertEquals(400, rollback.status());
         assertTrue(rollback.body().contains("nid"), rollback.body());
     }

@@ -53,50 +53,76 @@ class ConfigSearchIT {
         publish(p, "dataId", "order.yaml", "group", "SHOP", "tenant", "other-ns");
 
         // accurate: exact dataId, any group, public namespace only; sorted by dataId then group
-        JsonNode page = search(p, "search", "accurate", "dataId", "order.yaml", "group", "", "pageNo", "1", "pageSize", "10");
+        JsonNode page =
+                search(p, "search", "accurate", "dataId", "order.yaml", "group", "", "pageNo", "1", "pageSize", "10");
         assertEquals(List.of("order.yaml@DEFAULT_GROUP", "order.yaml@SHOP"), names(page));
         assertEquals(2, page.get("totalCount").asInt());
         assertEquals(1, page.get("pageNumber").asInt());
         assertEquals(1, page.get("pagesAvailable").asInt());
         JsonNode item = page.get("pageItems").get(1);
         assertEquals("content of order.yaml", item.get("content").asText());
-        assertEquals(ConfigHistoryIT.md5("content of order.yaml"), item.get("md5").asText());
+        assertEquals(
+                ConfigHistoryIT.md5("content of order.yaml"), item.get("md5").asText());
         assertEquals("", item.get("tenant").asText());
         assertEquals("orders", item.get("appName").asText());
-        assertTrue(item.get("id").isTextual() && Long.parseLong(item.get("id").asText()) > 0, "id is a numeric string: " + item);
+        assertTrue(
+                item.get("id").isTextual() && Long.parseLong(item.get("id").asText()) > 0,
+                "id is a numeric string: " + item);
         assertTrue(item.has("type"), item.toString());
 
         // accurate without `*` semantics: "order" matches nothing, "order*" is taken literally
-        assertEquals(0, search(p, "search", "accurate", "dataId", "order").get("totalCount").asInt());
-        assertEquals(0, search(p, "search", "accurate", "dataId", "order*").get("totalCount").asInt());
+        assertEquals(
+                0,
+                search(p, "search", "accurate", "dataId", "order")
+                        .get("totalCount")
+                        .asInt());
+        assertEquals(
+                0,
+                search(p, "search", "accurate", "dataId", "order*")
+                        .get("totalCount")
+                        .asInt());
         // accurate on group and appName
-        assertEquals(List.of("a_b@SHOP", "axb@SHOP", "order-db.yaml@SHOP", "order.yaml@SHOP", "user.yaml@SHOP"),
+        assertEquals(
+                List.of("a_b@SHOP", "axb@SHOP", "order-db.yaml@SHOP", "order.yaml@SHOP", "user.yaml@SHOP"),
                 names(search(p, "search", "accurate", "group", "SHOP")));
         assertEquals(List.of("user.yaml@SHOP"), names(search(p, "search", "accurate", "appName", "users")));
 
         // blur: `*` is any run of characters; without `*` an exact match, and `_` is literal
-        assertEquals(List.of("order-db.yaml@SHOP", "order.yaml@DEFAULT_GROUP", "order.yaml@SHOP"),
+        assertEquals(
+                List.of("order-db.yaml@SHOP", "order.yaml@DEFAULT_GROUP", "order.yaml@SHOP"),
                 names(search(p, "search", "blur", "dataId", "order*")));
-        assertEquals(List.of("order-db.yaml@SHOP", "order.yaml@DEFAULT_GROUP", "order.yaml@SHOP", "user.yaml@SHOP"),
+        assertEquals(
+                List.of("order-db.yaml@SHOP", "order.yaml@DEFAULT_GROUP", "order.yaml@SHOP", "user.yaml@SHOP"),
                 names(search(p, "search", "blur", "dataId", "*.yaml")));
         assertEquals(List.of("order-db.yaml@SHOP"), names(search(p, "search", "blur", "dataId", "*-d*")));
         assertEquals(List.of(), names(search(p, "search", "blur", "dataId", "order")));
         assertEquals(List.of("a_b@SHOP"), names(search(p, "search", "blur", "dataId", "a_b")));
-        assertEquals(List.of("order.yaml@DEFAULT_GROUP"), names(search(p, "search", "blur", "dataId", "order*", "group", "DEF*")));
+        assertEquals(
+                List.of("order.yaml@DEFAULT_GROUP"),
+                names(search(p, "search", "blur", "dataId", "order*", "group", "DEF*")));
 
         // tags: a config carrying any of the given tags (Nacos joins tags with IN)
-        assertEquals(List.of("order-db.yaml@SHOP", "order.yaml@SHOP"), names(search(p, "search", "accurate", "config_tags", "prod")));
+        assertEquals(
+                List.of("order-db.yaml@SHOP", "order.yaml@SHOP"),
+                names(search(p, "search", "accurate", "config_tags", "prod")));
         assertEquals(List.of("order.yaml@SHOP"), names(search(p, "search", "accurate", "config_tags", "eu")));
-        assertEquals(List.of("order.yaml@DEFAULT_GROUP", "order.yaml@SHOP"),
+        assertEquals(
+                List.of("order.yaml@DEFAULT_GROUP", "order.yaml@SHOP"),
                 names(search(p, "search", "accurate", "config_tags", "eu,dev")));
         assertEquals(List.of(), names(search(p, "search", "accurate", "config_tags", "pro")));
-        assertEquals(List.of("order-db.yaml@SHOP", "order.yaml@SHOP"), names(search(p, "search", "blur", "config_tags", "pr*")));
+        assertEquals(
+                List.of("order-db.yaml@SHOP", "order.yaml@SHOP"),
+                names(search(p, "search", "blur", "config_tags", "pr*")));
 
         // tenant isolation: the other namespace sees only its own config, the public one never sees it
         JsonNode other = search(p, "search", "accurate", "tenant", "other-ns");
         assertEquals(List.of("order.yaml@SHOP"), names(other));
         assertEquals("other-ns", other.get("pageItems").get(0).get("tenant").asText());
-        assertEquals(0, search(p, "search", "blur", "dataId", "*", "tenant", "other").get("totalCount").asInt());
+        assertEquals(
+                0,
+                search(p, "search", "blur", "dataId", "*", "tenant", "other")
+                        .get("totalCount")
+                        .asInt());
 
         // paging: 6 public configs, pages of 4
         JsonNode first = search(p, "search", "blur", "dataId", "*", "pageNo", "1", "pageSize", "4");
@@ -120,8 +146,24 @@ class ConfigSearchIT {
     void showAllAnswersEveryFieldOfTheConfig() throws Exception {
         ServerProcess p = cluster.startStandalone("show-all");
         long before = System.currentTimeMillis();
-        publish(p, "dataId", "app.properties", "group", "G", "tenant", "ns1", "content", "k=v", "type", "properties",
-                "desc", "the app", "appName", "app", "config_tags", "a,b");
+        publish(
+                p,
+                "dataId",
+                "app.properties",
+                "group",
+                "G",
+                "tenant",
+                "ns1",
+                "content",
+                "k=v",
+                "type",
+                "properties",
+                "desc",
+                "the app",
+                "appName",
+                "app",
+                "config_tags",
+                "a,b");
         JsonNode all = Http.json(p.httpAddress(), PATH + "?show=all&dataId=app.properties&group=G&tenant=ns1");
         assertEquals("app.properties", all.get("dataId").asText());
         assertEquals("G", all.get("group").asText());
@@ -141,7 +183,10 @@ class ConfigSearchIT {
 
         Http.Response missing = Http.get(p.httpAddress(), PATH + "?show=all&dataId=app.properties&group=G");
         assertEquals(404, missing.status(), "another namespace: " + missing.body());
-        assertEquals(404, Http.get(p.httpAddress(), PATH + "?show=all&dataId=nope&group=G&tenant=ns1").status());
+        assertEquals(
+                404,
+                Http.get(p.httpAddress(), PATH + "?show=all&dataId=nope&group=G&tenant=ns1")
+                        .status());
     }
 
     record Case(String why, String query, String mentions) {}
@@ -166,7 +211,11 @@ class ConfigSearchIT {
             assertEquals(400, r.status(), c.why + ": " + r.body());
             assertTrue(r.body().contains(c.mentions), c.why + " should name '" + c.mentions + "': " + r.body());
         }
-        assertEquals(1, search(p, "search", "accurate", "pageNo", "1", "pageSize", "500").get("totalCount").asInt(),
+        assertEquals(
+                1,
+                search(p, "search", "accurate", "pageNo", "1", "pageSize", "500")
+                        .get("totalCount")
+                        .asInt(),
                 "pageSize 500 is allowed");
         assertEquals(revision, ConfigBadInputIT.revision(p), "no bad request wrote anything");
     }

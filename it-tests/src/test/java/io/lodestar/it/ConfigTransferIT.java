@@ -34,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ConfigTransferIT {
     private static final String CONFIGS = "/nacos/v1/cs/configs";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final int MIB = 1 << 20;
 
     @RegisterExtension
@@ -46,13 +47,25 @@ class ConfigTransferIT {
         publish(p, "", "DEFAULT_GROUP", "app.yaml", "port: 8080\nname: \"x\"", "yaml", "shop", "the shop's config");
         publish(p, "", "G2", "db.properties", "url=jdbc:x\n中文=是", "properties", null, "desc, with: {yaml} chars #1");
         publish(p, "", "G2", "plain", "just text", null, "app2", null);
-        assertEquals(200, Http.postForm(p.httpAddress(), "/nacos/v1/console/namespaces",
-                params("customNamespaceId", "dev", "namespaceName", "dev", "namespaceDesc", "")).status());
+        assertEquals(
+                200,
+                Http.postForm(
+                                p.httpAddress(),
+                                "/nacos/v1/console/namespaces",
+                                params("customNamespaceId", "dev", "namespaceName", "dev", "namespaceDesc", ""))
+                        .status());
 
         byte[] exported = export(p, "exportV2", "");
         Map<String, String> entries = unzip(exported);
-        assertEquals(Map.of("DEFAULT_GROUP/app.yaml", "port: 8080\nname: \"x\"", "G2/db.properties",
-                "url=jdbc:x\n中文=是", "G2/plain", "just text"), without(entries, ".metadata.yml"));
+        assertEquals(
+                Map.of(
+                        "DEFAULT_GROUP/app.yaml",
+                        "port: 8080\nname: \"x\"",
+                        "G2/db.properties",
+                        "url=jdbc:x\n中文=是",
+                        "G2/plain",
+                        "just text"),
+                without(entries, ".metadata.yml"));
         assertTrue(entries.get(".metadata.yml").startsWith("metadata:\n"), entries.get(".metadata.yml"));
 
         JsonNode result = importZip(p, "dev", "ABORT", exported);
@@ -63,7 +76,12 @@ class ConfigTransferIT {
         Http.Response got = get(p, "dev", "DEFAULT_GROUP", "app.yaml");
         assertEquals("port: 8080\nname: \"x\"", got.body());
         assertEquals("yaml", got.headers().firstValue("Config-Type").orElse(null));
-        assertEquals("properties", get(p, "dev", "G2", "db.properties").headers().firstValue("Config-Type").orElse(null));
+        assertEquals(
+                "properties",
+                get(p, "dev", "G2", "db.properties")
+                        .headers()
+                        .firstValue("Config-Type")
+                        .orElse(null));
         // metadata (appName, desc, type) survives: the namespace exports to the same archive
         assertEquals(entries, unzip(export(p, "exportV2", "dev")));
     }
@@ -76,11 +94,21 @@ class ConfigTransferIT {
         byte[] v1 = export(p, "export", "");
         Map<String, String> entries = unzip(v1);
         assertEquals("DEFAULT_GROUP.a~json.app=appA\r\n", entries.get(".meta.yml"));
-        assertEquals(200, Http.postForm(p.httpAddress(), "/nacos/v1/console/namespaces",
-                params("customNamespaceId", "v1ns", "namespaceName", "v1ns", "namespaceDesc", "")).status());
+        assertEquals(
+                200,
+                Http.postForm(
+                                p.httpAddress(),
+                                "/nacos/v1/console/namespaces",
+                                params("customNamespaceId", "v1ns", "namespaceName", "v1ns", "namespaceDesc", ""))
+                        .status());
         JsonNode result = importZip(p, "v1ns", null, v1);
         assertEquals(2, result.get("data").get("succCount").asInt(), result.toString());
-        assertEquals("json", get(p, "v1ns", "DEFAULT_GROUP", "a.json").headers().firstValue("Config-Type").orElse(null));
+        assertEquals(
+                "json",
+                get(p, "v1ns", "DEFAULT_GROUP", "a.json")
+                        .headers()
+                        .firstValue("Config-Type")
+                        .orElse(null));
         Map<String, String> again = unzip(export(p, "exportV2", "v1ns"));
         assertTrue(again.get(".metadata.yml").contains("appName: \"appA\""), again.get(".metadata.yml"));
     }
@@ -110,8 +138,10 @@ class ConfigTransferIT {
         assertEquals(2, overwrite.get("succCount").asInt(), overwrite.toString());
         assertEquals("new", get(p, "", "DEFAULT_GROUP", "existing").body());
         // each import goes through publish: the overwritten content is in the history
-        JsonNode history = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(
-                params("search", "accurate", "dataId", "existing", "group", "DEFAULT_GROUP")));
+        JsonNode history = Http.json(
+                p.httpAddress(),
+                "/nacos/v1/cs/history?"
+                        + Http.query(params("search", "accurate", "dataId", "existing", "group", "DEFAULT_GROUP")));
         assertEquals(2, history.get("totalCount").asInt());
 
         assertEquals(400, importRaw(p, "", "MERGE", zip).status());
@@ -147,7 +177,8 @@ class ConfigTransferIT {
         cases.put("more than 104857600 bytes in all", zipBytes(bomb));
         cases.put("nested", zipBytes(Map.of("G/inner.zip", zip(Map.of("G/x", "y")))));
         cases.put("not UTF-8", zipBytes(Map.of("G/latin1", new byte[] {'c', 'a', 'f', (byte) 0xE9})));
-        cases.put(".metadata.yml is not valid", zip(Map.of("G/x", "y", ".metadata.yml", "metadata:\n  - {dataId: [\n")));
+        cases.put(
+                ".metadata.yml is not valid", zip(Map.of("G/x", "y", ".metadata.yml", "metadata:\n  - {dataId: [\n")));
         cases.put(".meta.yml has a line that is not key=value", zip(Map.of("G/x", "y", ".meta.yml", "nonsense\n")));
         cases.put("is empty; a config needs content", zip(Map.of("G/blank", "  ")));
 
@@ -155,20 +186,34 @@ class ConfigTransferIT {
         for (Map.Entry<String, byte[]> c : cases.entrySet()) {
             Http.Response r = importRaw(p, "", "OVERWRITE", c.getValue());
             assertEquals(400, r.status(), c.getKey() + ": " + r.body());
-            assertTrue(r.body().startsWith("caused: file: ") && r.body().contains(c.getKey().strip()),
+            assertTrue(
+                    r.body().startsWith("caused: file: ")
+                            && r.body().contains(c.getKey().strip()),
                     c.getKey() + ": " + r.body());
         }
         assertEquals(before, revision(p), "no hostile archive wrote anything");
         assertEquals("old", get(p, "", "DEFAULT_GROUP", "existing").body());
         // the server is still well after all of that
-        assertEquals(2, importZip(p, "", "OVERWRITE", zip(Map.of("G/ok", "ok", "DEFAULT_GROUP/existing", "new")))
-                .get("data").get("succCount").asInt());
+        assertEquals(
+                2,
+                importZip(p, "", "OVERWRITE", zip(Map.of("G/ok", "ok", "DEFAULT_GROUP/existing", "new")))
+                        .get("data")
+                        .get("succCount")
+                        .asInt());
     }
 
     // --- helpers -------------------------------------------------------------------------------
 
-    private static void publish(ServerProcess p, String tenant, String group, String dataId, String content,
-                                String type, String appName, String desc) throws IOException {
+    private static void publish(
+            ServerProcess p,
+            String tenant,
+            String group,
+            String dataId,
+            String content,
+            String type,
+            String appName,
+            String desc)
+            throws IOException {
         Map<String, String> form = params("tenant", tenant, "group", group, "dataId", dataId, "content", content);
         if (type != null) {
             form.put("type", type);
@@ -184,20 +229,30 @@ class ConfigTransferIT {
     }
 
     private static Http.Response get(ServerProcess p, String tenant, String group, String dataId) throws IOException {
-        return Http.get(p.httpAddress(), CONFIGS + "?" + Http.query(params("tenant", tenant, "group", group, "dataId", dataId)));
+        return Http.get(
+                p.httpAddress(),
+                CONFIGS + "?" + Http.query(params("tenant", tenant, "group", group, "dataId", dataId)));
     }
 
     private static long revision(ServerProcess p) throws IOException {
-        return Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong();
+        return Http.json(p.httpAddress(), "/lodestar/v1/cluster")
+                .get("revision")
+                .asLong();
     }
 
     private static byte[] export(ServerProcess p, String flag, String tenant) throws Exception {
-        HttpResponse<byte[]> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + CONFIGS
-                        + "?" + Http.query(params(flag, "true", "tenant", tenant)))).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse<byte[]> r = CLIENT.send(
+                HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + CONFIGS + "?"
+                                + Http.query(params(flag, "true", "tenant", tenant))))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
         assertEquals("application/zip", r.headers().firstValue("Content-Type").orElse(""));
-        assertTrue(r.headers().firstValue("Content-Disposition").orElse("").startsWith("attachment;filename=nacos_config_export_"));
+        assertTrue(r.headers()
+                .firstValue("Content-Disposition")
+                .orElse("")
+                .startsWith("attachment;filename=nacos_config_export_"));
         return r.body();
     }
 
@@ -208,22 +263,25 @@ class ConfigTransferIT {
     }
 
     /** A multipart/form-data POST written by hand, as a browser sends the console's upload. */
-    private static Http.Response importRaw(ServerProcess p, String namespace, String policy, byte[] zip) throws Exception {
+    private static Http.Response importRaw(ServerProcess p, String namespace, String policy, byte[] zip)
+            throws Exception {
         String boundary = "----lodestar" + System.nanoTime();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"import.zip\"\r\n"
-                + "Content-Type: application/zip\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                        + "Content-Type: application/zip\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         body.write(zip);
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         Map<String, String> q = params("import", "true", "namespace", namespace);
         if (policy != null) {
             q.put("policy", policy);
         }
-        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + CONFIGS
-                        + "?" + Http.query(q)))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(),
+        HttpResponse<String> r = CLIENT.send(
+                HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + CONFIGS + "?" + Http.query(q)))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return new Http.Response(r.statusCode(), r.body(), r.headers());
     }
@@ -289,7 +347,8 @@ class ConfigTransferIT {
     private static byte[] rawZip(String name, byte[] data, long declaredSize) throws IOException {
         byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream deflated = new ByteArrayOutputStream();
-        try (DeflaterOutputStream d = new DeflaterOutputStream(deflated, new Deflater(Deflater.BEST_COMPRESSION, true))) {
+        try (DeflaterOutputStream d =
+                new DeflaterOutputStream(deflated, new Deflater(Deflater.BEST_COMPRESSION, true))) {
             d.write(data);
         }
         byte[] compressed = deflated.toByteArray();
@@ -297,17 +356,47 @@ class ConfigTransferIT {
         crc.update(data);
         ByteBuffer b = ByteBuffer.allocate(30 + nameBytes.length + compressed.length + 46 + nameBytes.length + 22)
                 .order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0x04034b50).putShort((short) 20).putShort((short) 0).putShort((short) 8).putShort((short) 0)
-                .putShort((short) 0x21).putInt((int) crc.getValue()).putInt(compressed.length).putInt((int) declaredSize)
-                .putShort((short) nameBytes.length).putShort((short) 0).put(nameBytes).put(compressed);
+        b.putInt(0x04034b50)
+                .putShort((short) 20)
+                .putShort((short) 0)
+                .putShort((short) 8)
+                .putShort((short) 0)
+                .putShort((short) 0x21)
+                .putInt((int) crc.getValue())
+                .putInt(compressed.length)
+                .putInt((int) declaredSize)
+                .putShort((short) nameBytes.length)
+                .putShort((short) 0)
+                .put(nameBytes)
+                .put(compressed);
         int central = b.position();
-        b.putInt(0x02014b50).putShort((short) 20).putShort((short) 20).putShort((short) 0).putShort((short) 8)
-                .putShort((short) 0).putShort((short) 0x21).putInt((int) crc.getValue()).putInt(compressed.length)
-                .putInt((int) declaredSize).putShort((short) nameBytes.length).putShort((short) 0).putShort((short) 0)
-                .putShort((short) 0).putShort((short) 0).putInt(0).putInt(0).put(nameBytes);
+        b.putInt(0x02014b50)
+                .putShort((short) 20)
+                .putShort((short) 20)
+                .putShort((short) 0)
+                .putShort((short) 8)
+                .putShort((short) 0)
+                .putShort((short) 0x21)
+                .putInt((int) crc.getValue())
+                .putInt(compressed.length)
+                .putInt((int) declaredSize)
+                .putShort((short) nameBytes.length)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putInt(0)
+                .putInt(0)
+                .put(nameBytes);
         int centralSize = b.position() - central;
-        b.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) 1).putShort((short) 1)
-                .putInt(centralSize).putInt(central).putShort((short) 0);
+        b.putInt(0x06054b50)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 1)
+                .putShort((short) 1)
+                .putInt(centralSize)
+                .putInt(central)
+                .putShort((short) 0);
         return b.array();
     }
 }

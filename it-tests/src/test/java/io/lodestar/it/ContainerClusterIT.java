@@ -73,10 +73,13 @@ class ContainerClusterIT {
         }
         System.setProperty("JM.SNAPSHOT.PATH", CLIENT_DIR.toString());
         System.setProperty("JM.LOG.PATH", CLIENT_DIR.resolve("logs").toString());
-        System.setProperty("com.alibaba.nacos.naming.cache.dir", CLIENT_DIR.resolve("naming").toString());
+        System.setProperty(
+                "com.alibaba.nacos.naming.cache.dir",
+                CLIENT_DIR.resolve("naming").toString());
     }
 
     private static final AtomicBoolean FAILED = new AtomicBoolean();
+
     @RegisterExtension
     static final TestWatcher WATCHER = new TestWatcher() {
         @Override
@@ -87,6 +90,7 @@ class ContainerClusterIT {
 
     /** Why the tests skip, null when an engine is there (each test reports the skip, so the reason shows in the report). */
     private static String noEngine;
+
     private static Network network;
     private static final List<GenericContainer<?>> NODES = new ArrayList<>();
     /** Acknowledged publishes, checked again after the leader's container is stopped. */
@@ -101,9 +105,11 @@ class ContainerClusterIT {
         } catch (RuntimeException e) {
             // e.g. Testcontainers believes it runs inside a container (/.dockerenv) and tries to find
             // the host's address by running an image it would have to pull
-            throw new AssertionError("a Docker engine answers but Testcontainers cannot work out the address of its "
-                    + "mapped ports; where the engine runs on this machine set TESTCONTAINERS_HOST_OVERRIDE=localhost "
-                    + "(.ci/run does)", e);
+            throw new AssertionError(
+                    "a Docker engine answers but Testcontainers cannot work out the address of its "
+                            + "mapped ports; where the engine runs on this machine set TESTCONTAINERS_HOST_OVERRIDE=localhost "
+                            + "(.ci/run does)",
+                    e);
         }
         if (!available) {
             noEngine = "no Docker engine reachable (DOCKER_HOST, or /var/run/docker.sock): "
@@ -128,18 +134,32 @@ class ContainerClusterIT {
                     })
                     .withEnv("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC")
                     .withExposedPorts(HTTP)
-                    .withCommand("--auth", "off", "--host", alias, "--port", String.valueOf(HTTP),
-                            "--raft-port", String.valueOf(RAFT), "--peers", peers, "--cluster-secret", LodestarCluster.SECRET,
-                            "--probe-allow", "127.0.0.0/8") // the container's own loopback only
-                    .waitingFor(Wait.forLogMessage(".*Lodestar started in .*\\s", 1).withStartupTimeout(Duration.ofMinutes(3)));
+                    .withCommand(
+                            "--auth",
+                            "off",
+                            "--host",
+                            alias,
+                            "--port",
+                            String.valueOf(HTTP),
+                            "--raft-port",
+                            String.valueOf(RAFT),
+                            "--peers",
+                            peers,
+                            "--cluster-secret",
+                            LodestarCluster.SECRET,
+                            "--probe-allow",
+                            "127.0.0.0/8") // the container's own loopback only
+                    .waitingFor(Wait.forLogMessage(".*Lodestar started in .*\\s", 1)
+                            .withStartupTimeout(Duration.ofMinutes(3)));
             NODES.add(node);
         }
         Startables.deepStart(NODES).get(4, TimeUnit.MINUTES);
         for (GenericContainer<?> node : NODES) {
             awaitSettled(node);
         }
-        System.out.printf("container cluster ready: image %s in %d ms, cluster %d ms after that%n", image, imageMs,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) - imageMs);
+        System.out.printf(
+                "container cluster ready: image %s in %d ms, cluster %d ms after that%n",
+                image, imageMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) - imageMs);
     }
 
     @BeforeEach
@@ -197,37 +217,53 @@ class ContainerClusterIT {
     }
 
     private static String alias(GenericContainer<?> node) {
-        return node.getNetworkAliases().stream().filter(a -> a.startsWith("node")).findFirst().orElseThrow();
+        return node.getNetworkAliases().stream()
+                .filter(a -> a.startsWith("node"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Http.Response publish(GenericContainer<?> node, String dataId, String content) throws IOException {
-        return Http.postForm(address(node), "/nacos/v1/cs/configs",
+        return Http.postForm(
+                address(node),
+                "/nacos/v1/cs/configs",
                 Http.params("dataId", dataId, "group", "DEFAULT_GROUP", "content", content));
     }
 
     private static String read(GenericContainer<?> node, String dataId) throws IOException {
-        Http.Response r = Http.get(address(node), "/nacos/v1/cs/configs?" + Http.query(Http.params("dataId", dataId, "group", "DEFAULT_GROUP")));
+        Http.Response r = Http.get(
+                address(node),
+                "/nacos/v1/cs/configs?" + Http.query(Http.params("dataId", dataId, "group", "DEFAULT_GROUP")));
         return r.status() == 200 ? r.body() : null;
     }
 
     @Test
     @Order(1)
-    void eachContainerRunsUnderItsMemoryLimitFromTheImagesClassArchiveAndTheMembersNameEachOtherByAlias() throws Exception {
+    void eachContainerRunsUnderItsMemoryLimitFromTheImagesClassArchiveAndTheMembersNameEachOtherByAlias()
+            throws Exception {
         DockerClient docker = DockerClientFactory.instance().client();
         for (GenericContainer<?> node : NODES) {
-            InspectContainerResponse info = docker.inspectContainerCmd(node.getContainerId()).exec();
+            InspectContainerResponse info =
+                    docker.inspectContainerCmd(node.getContainerId()).exec();
             assertEquals(MEMORY_LIMIT, info.getHostConfig().getMemory(), "memory limit of " + alias(node));
             JsonNode view = Http.json(address(node), "/lodestar/v1/cluster");
             assertEquals(alias(node) + ":" + RAFT, view.get("self").asText());
             Set<String> members = new java.util.TreeSet<>();
-            view.get("members").forEach(m -> members.add(m.get("address").asText() + " " + m.get("httpAddress").asText()));
+            view.get("members")
+                    .forEach(m -> members.add(m.get("address").asText() + " "
+                            + m.get("httpAddress").asText()));
             assertEquals(Set.of("node0:7848 node0:8848", "node1:7848 node1:8848", "node2:7848 node2:8848"), members);
             // the server (PID 1: the entrypoint execs java) mapped the image's archive of its classes;
             // the image has no grep, so the shell reads its memory map itself
-            var mapped = node.execInContainer("/bin/sh", "-c",
+            var mapped = node.execInContainer(
+                    "/bin/sh",
+                    "-c",
                     "while read -r line; do case \"$line\" in *lodestar.jsa*) exit 0 ;; esac; done < /proc/1/maps; exit 1");
-            assertEquals(0, mapped.getExitCode(), alias(node) + " did not map /opt/lodestar/lodestar.jsa: "
-                    + mapped.getStdout() + mapped.getStderr());
+            assertEquals(
+                    0,
+                    mapped.getExitCode(),
+                    alias(node) + " did not map /opt/lodestar/lodestar.jsa: " + mapped.getStdout()
+                            + mapped.getStderr());
         }
     }
 
@@ -242,7 +278,9 @@ class ContainerClusterIT {
         }
         for (GenericContainer<?> reader : NODES) {
             for (Map.Entry<String, String> e : ACKNOWLEDGED.entrySet()) {
-                Await.until(Duration.ofSeconds(15), e.getKey() + " through " + alias(reader),
+                Await.until(
+                        Duration.ofSeconds(15),
+                        e.getKey() + " through " + alias(reader),
                         () -> e.getValue().equals(read(reader, e.getKey())));
             }
         }
@@ -251,7 +289,8 @@ class ContainerClusterIT {
     @Test
     @Order(3)
     void theNacosClientRegistersAndDiscoversThroughTheContainers() throws Exception {
-        Assumptions.assumeTrue(NamingApi.answersInstance(address(NODES.get(0))),
+        Assumptions.assumeTrue(
+                NamingApi.answersInstance(address(NODES.get(0))),
                 "POST /nacos/v1/ns/instance answers 404: the naming HTTP API is not in this build yet");
         String serverAddr = NODES.stream().map(ContainerClusterIT::address).collect(Collectors.joining(","));
         Properties props = new Properties();
@@ -268,19 +307,30 @@ class ContainerClusterIT {
             provider.registerInstance("inventory", "127.2.0.1", 9090);
             provider.registerInstance("inventory", "127.2.0.2", 9090);
             Set<String> both = Set.of("127.2.0.1:9090", "127.2.0.2:9090");
-            Await.until(Duration.ofSeconds(30), "both instances discovered",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "both instances discovered",
                     () -> endpoints(consumer.getAllInstances("inventory")).equals(both));
-            Await.until(Duration.ofSeconds(30), "the subscriber told of both", () -> told.get().equals(both));
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the subscriber told of both",
+                    () -> told.get().equals(both));
             for (GenericContainer<?> node : NODES) {
                 Await.until(Duration.ofSeconds(30), "the list through " + alias(node), () -> {
-                    JsonNode list = Http.json(address(node), "/nacos/v1/ns/instance/list?serviceName=DEFAULT_GROUP%40%40inventory");
+                    JsonNode list = Http.json(
+                            address(node), "/nacos/v1/ns/instance/list?serviceName=DEFAULT_GROUP%40%40inventory");
                     Set<String> hosts = new java.util.HashSet<>();
-                    list.get("hosts").forEach(h -> hosts.add(h.get("ip").asText() + ":" + h.get("port").asInt()));
+                    list.get("hosts")
+                            .forEach(h -> hosts.add(
+                                    h.get("ip").asText() + ":" + h.get("port").asInt()));
                     return hosts.equals(both);
                 });
             }
             provider.deregisterInstance("inventory", "127.2.0.1", 9090);
-            Await.until(Duration.ofSeconds(30), "the subscriber told of the removal", () -> told.get().equals(Set.of("127.2.0.2:9090")));
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the subscriber told of the removal",
+                    () -> told.get().equals(Set.of("127.2.0.2:9090")));
         } finally {
             provider.shutDown();
             consumer.shutDown();
@@ -294,33 +344,49 @@ class ContainerClusterIT {
     @Test
     @Order(4)
     void stoppingTheLeadersContainerHandsOverAndWritesResumeOnTheOthers() throws Exception {
-        String leader = Http.json(address(NODES.get(0)), "/lodestar/v1/cluster").get("leader").asText();
-        GenericContainer<?> stopped = NODES.stream().filter(n -> leader.equals(alias(n) + ":" + RAFT)).findFirst()
+        String leader = Http.json(address(NODES.get(0)), "/lodestar/v1/cluster")
+                .get("leader")
+                .asText();
+        GenericContainer<?> stopped = NODES.stream()
+                .filter(n -> leader.equals(alias(n) + ":" + RAFT))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no container is the leader " + leader));
-        List<GenericContainer<?>> survivors = NODES.stream().filter(n -> n != stopped).toList();
+        List<GenericContainer<?>> survivors =
+                NODES.stream().filter(n -> n != stopped).toList();
 
         DockerClient docker = DockerClientFactory.instance().client();
         long t0 = System.nanoTime();
         docker.stopContainerCmd(stopped.getContainerId()).withTimeout(30).exec(); // SIGTERM, then SIGKILL after 30 s
-        Long exit = docker.inspectContainerCmd(stopped.getContainerId()).exec().getState().getExitCodeLong();
+        Long exit = docker.inspectContainerCmd(stopped.getContainerId())
+                .exec()
+                .getState()
+                .getExitCodeLong();
         assertEquals(0L, exit, "the leader's server exits cleanly on docker stop:\n" + logsOf(stopped));
 
         AtomicReference<String> newLeader = new AtomicReference<>();
         Await.until(Duration.ofSeconds(30), "a publish accepted through " + alias(survivors.get(0)), () -> {
-            if (publish(survivors.get(0), "after-stop", "written after the leader's container stopped").status() != 200) {
+            if (publish(survivors.get(0), "after-stop", "written after the leader's container stopped")
+                            .status()
+                    != 200) {
                 return false;
             }
-            newLeader.set(Http.json(address(survivors.get(0)), "/lodestar/v1/cluster").get("leader").asText());
+            newLeader.set(Http.json(address(survivors.get(0)), "/lodestar/v1/cluster")
+                    .get("leader")
+                    .asText());
             return true;
         });
         long failoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         ACKNOWLEDGED.put("after-stop", "written after the leader's container stopped");
         assertNotEquals(leader, newLeader.get(), "a new leader");
-        assertTrue(publish(survivors.get(1), "after-stop-2", "through the other survivor").status() == 200);
+        assertTrue(publish(survivors.get(1), "after-stop-2", "through the other survivor")
+                        .status()
+                == 200);
         ACKNOWLEDGED.put("after-stop-2", "through the other survivor");
         for (GenericContainer<?> reader : survivors) {
             for (Map.Entry<String, String> e : ACKNOWLEDGED.entrySet()) {
-                Await.until(Duration.ofSeconds(15), e.getKey() + " through " + alias(reader),
+                Await.until(
+                        Duration.ofSeconds(15),
+                        e.getKey() + " through " + alias(reader),
                         () -> e.getValue().equals(read(reader, e.getKey())));
             }
         }

@@ -24,7 +24,8 @@ class CrashRecoveryIT {
     @Test
     void crashAfterApplyWriteLosesAndDuplicatesNothing() throws Exception {
         int crashAtBatch = 8;
-        ServerProcess p = cluster.standalone("crashy").withJvmArgs("-Dlodestar.crashpoint=after-apply-write:" + crashAtBatch);
+        ServerProcess p =
+                cluster.standalone("crashy").withJvmArgs("-Dlodestar.crashpoint=after-apply-write:" + crashAtBatch);
         cluster.start(p);
         List<String> acknowledged = new ArrayList<>();
         String inFlight = null;
@@ -49,7 +50,10 @@ class CrashRecoveryIT {
 
         cluster.start(p);
         for (String dataId : acknowledged) {
-            assertEquals("value-" + dataId.substring(1), StandaloneServerIT.read(p, dataId).body(), dataId);
+            assertEquals(
+                    "value-" + dataId.substring(1),
+                    StandaloneServerIT.read(p, dataId).body(),
+                    dataId);
         }
         // The entry being applied at the crash reached RocksDB and the Raft log: it is there, once.
         assertEquals(200, StandaloneServerIT.read(p, inFlight).status(), inFlight + " was written before the crash");
@@ -58,7 +62,9 @@ class CrashRecoveryIT {
         // the first life when the crash comes later, else in the second. Count it once it is there.
         long memberAddressWrites = 1;
         p.awaitSettled();
-        long revision = Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("revision").asLong();
+        long revision = Http.json(p.httpAddress(), "/lodestar/v1/cluster")
+                .get("revision")
+                .asLong();
         assertEquals(configs + memberAddressWrites, revision, "each applied command counted exactly once");
     }
 }

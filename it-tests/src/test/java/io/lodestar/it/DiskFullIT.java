@@ -49,7 +49,9 @@ class DiskFullIT {
             for (int i = 0; i < 2_000 && refused == null; i++) {
                 String dataId = "big-" + i;
                 String content = randomContent();
-                Http.Response r = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+                Http.Response r = Http.postForm(
+                        p.httpAddress(),
+                        "/nacos/v1/cs/configs",
                         Http.params("dataId", dataId, "group", "DEFAULT_GROUP", "content", content));
                 if (r.status() == 200) {
                     acknowledged.put(dataId, content);
@@ -68,10 +70,16 @@ class DiskFullIT {
             assertReadable(p, acknowledged);
 
             Files.delete(filler);
-            Await.until(Duration.ofSeconds(10), "ready again once space is freed",
-                    () -> Http.get(p.httpAddress(), "/nacos/v1/console/health/readiness").status() == 200);
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "ready again once space is freed",
+                    () -> Http.get(p.httpAddress(), "/nacos/v1/console/health/readiness")
+                                    .status()
+                            == 200);
             String after = randomContent();
-            Http.Response r = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+            Http.Response r = Http.postForm(
+                    p.httpAddress(),
+                    "/nacos/v1/cs/configs",
                     Http.params("dataId", "after-space-freed", "group", "DEFAULT_GROUP", "content", after));
             assertEquals(200, r.status(), r.body());
             acknowledged.put("after-space-freed", after);
@@ -89,7 +97,8 @@ class DiskFullIT {
 
     private static void assertReadable(ServerProcess p, Map<String, String> acknowledged) throws IOException {
         for (Map.Entry<String, String> e : acknowledged.entrySet()) {
-            Http.Response r = Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=" + e.getKey() + "&group=DEFAULT_GROUP");
+            Http.Response r =
+                    Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=" + e.getKey() + "&group=DEFAULT_GROUP");
             assertEquals(200, r.status(), e.getKey() + ": " + r.body());
             assertTrue(e.getValue().equals(r.body()), e.getKey() + " reads back as written");
         }

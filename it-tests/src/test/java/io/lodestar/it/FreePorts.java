@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class FreePorts {
     /** The kernel may offer a port again once its probe socket closed: remember what was given. */
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+
     private static final int LOWEST_PORT = 10_000;
     private static final int EPHEMERAL_LOW = ephemeralLow();
 
@@ -26,7 +27,9 @@ final class FreePorts {
 
     static int take() {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = EPHEMERAL_LOW - LOWEST_PORT >= 2000 ? ThreadLocalRandom.current().nextInt(LOWEST_PORT, EPHEMERAL_LOW) : 0;
+            int port = EPHEMERAL_LOW - LOWEST_PORT >= 2000
+                    ? ThreadLocalRandom.current().nextInt(LOWEST_PORT, EPHEMERAL_LOW)
+                    : 0;
             try (ServerSocket s = new ServerSocket(port)) {
                 if (GIVEN.add(s.getLocalPort())) {
                     return s.getLocalPort();
@@ -41,7 +44,9 @@ final class FreePorts {
     private static int ephemeralLow() {
         try {
             // not Files.readString: /proc reports a size of 0, and the JDK then reads a single byte
-            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim()
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .get(0)
+                    .trim()
                     .split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768; // Linux's default

@@ -66,9 +66,12 @@ class FullClusterRestartIT {
         }
         List<Long> revisions = nodes.stream().map(ServerProcess::revision).toList();
         System.out.println("revision before the kill " + revisionBefore + ", after the restart " + revisions);
-        assertEquals(List.of(revisionBefore, revisionBefore, revisionBefore), revisions,
+        assertEquals(
+                List.of(revisionBefore, revisionBefore, revisionBefore),
+                revisions,
                 "every node back at the revision of the last write, nothing lost or applied twice");
-        assertEquals(1, nodes.stream().map(ConfigApi::configDigest).distinct().count(), "identical configs on every node");
+        assertEquals(
+                1, nodes.stream().map(ConfigApi::configDigest).distinct().count(), "identical configs on every node");
     }
 
     /** Configs in the public namespace, each published twice: the content and both history entries survive. */
@@ -82,7 +85,8 @@ class FullClusterRestartIT {
             int n = 0;
             for (int i = 0; i < CONFIGS; i++) {
                 for (String version : List.of("v1", "v2")) {
-                    Http.Response r = ConfigApi.publish(nodes.get(n++ % nodes.size()), "durable-" + i, version + " of durable-" + i);
+                    Http.Response r = ConfigApi.publish(
+                            nodes.get(n++ % nodes.size()), "durable-" + i, version + " of durable-" + i);
                     assertEquals(200, r.status(), r.body());
                 }
             }
@@ -104,9 +108,14 @@ class FullClusterRestartIT {
         private static List<String> history(ServerProcess p, String dataId) throws Exception {
             List<String> entries = new ArrayList<>();
             for (JsonNode item : ConfigHistoryIT.history(p, dataId).get("pageItems")) {
-                JsonNode detail = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params(
-                        "nid", item.get("id").asText(), "dataId", dataId, "group", ConfigApi.GROUP)));
-                entries.add(item.get("id").asText() + " " + item.get("opType").asText().trim() + " " + detail.get("md5").asText());
+                JsonNode detail = Http.json(
+                        p.httpAddress(),
+                        "/nacos/v1/cs/history?"
+                                + Http.query(params(
+                                        "nid", item.get("id").asText(), "dataId", dataId, "group", ConfigApi.GROUP)));
+                entries.add(item.get("id").asText() + " "
+                        + item.get("opType").asText().trim() + " "
+                        + detail.get("md5").asText());
             }
             return entries;
         }
@@ -120,7 +129,11 @@ class FullClusterRestartIT {
                 assertEquals(2, entries.size(), "two publishes, two entries: " + entries);
                 // The update records the content it replaced (Nacos semantics), the insert its own.
                 String v1 = ConfigApi.md5("v1 of " + e.getKey());
-                assertEquals(List.of("U " + v1, "I " + v1), entries.stream().map(s -> s.substring(s.indexOf(' ') + 1)).toList());
+                assertEquals(
+                        List.of("U " + v1, "I " + v1),
+                        entries.stream()
+                                .map(s -> s.substring(s.indexOf(' ') + 1))
+                                .toList());
             }
         }
     }
@@ -132,15 +145,32 @@ class FullClusterRestartIT {
         @Override
         public void write(List<ServerProcess> nodes) throws Exception {
             for (int i = 0; i < IDS.size(); i++) {
-                Http.Response r = Http.postForm(nodes.get(i % nodes.size()).httpAddress(), "/nacos/v1/console/namespaces",
-                        params("customNamespaceId", IDS.get(i), "namespaceName", "name of " + IDS.get(i),
-                                "namespaceDesc", "desc of " + IDS.get(i)));
+                Http.Response r = Http.postForm(
+                        nodes.get(i % nodes.size()).httpAddress(),
+                        "/nacos/v1/console/namespaces",
+                        params(
+                                "customNamespaceId",
+                                IDS.get(i),
+                                "namespaceName",
+                                "name of " + IDS.get(i),
+                                "namespaceDesc",
+                                "desc of " + IDS.get(i)));
                 assertEquals(200, r.status(), r.body());
                 assertEquals("true", r.body());
             }
             for (int i = 0; i < 3; i++) {
-                Http.Response r = Http.postForm(nodes.get(i).httpAddress(), ConfigApi.CONFIGS, params("dataId", "in-ns-" + i,
-                        "group", ConfigApi.GROUP, "tenant", IDS.get(0), "content", "content " + i + " in " + IDS.get(0)));
+                Http.Response r = Http.postForm(
+                        nodes.get(i).httpAddress(),
+                        ConfigApi.CONFIGS,
+                        params(
+                                "dataId",
+                                "in-ns-" + i,
+                                "group",
+                                ConfigApi.GROUP,
+                                "tenant",
+                                IDS.get(0),
+                                "content",
+                                "content " + i + " in " + IDS.get(0)));
                 assertEquals(200, r.status(), r.body());
             }
         }
@@ -148,18 +178,28 @@ class FullClusterRestartIT {
         @Override
         public void assertIntact(ServerProcess node) throws Exception {
             Map<String, JsonNode> byId = new LinkedHashMap<>();
-            for (JsonNode ns : Http.json(node.httpAddress(), "/nacos/v1/console/namespaces").get("data")) {
+            for (JsonNode ns : Http.json(node.httpAddress(), "/nacos/v1/console/namespaces")
+                    .get("data")) {
                 byId.put(ns.get("namespace").asText(), ns);
             }
             for (String id : IDS) {
                 JsonNode ns = byId.get(id);
-                assertEquals("name of " + id, ns == null ? null : ns.get("namespaceShowName").asText(), id + " on " + node);
+                assertEquals(
+                        "name of " + id,
+                        ns == null ? null : ns.get("namespaceShowName").asText(),
+                        id + " on " + node);
                 assertEquals("desc of " + id, ns.get("namespaceDesc").asText(), id + " on " + node);
-                assertEquals(id.equals(IDS.get(0)) ? 3 : 0, ns.get("configCount").asInt(), "configs in " + id + " on " + node);
+                assertEquals(
+                        id.equals(IDS.get(0)) ? 3 : 0,
+                        ns.get("configCount").asInt(),
+                        "configs in " + id + " on " + node);
             }
             for (int i = 0; i < 3; i++) {
-                Http.Response r = Http.get(node.httpAddress(), ConfigApi.CONFIGS + "?" + Http.query(params(
-                        "dataId", "in-ns-" + i, "group", ConfigApi.GROUP, "tenant", IDS.get(0))));
+                Http.Response r = Http.get(
+                        node.httpAddress(),
+                        ConfigApi.CONFIGS + "?"
+                                + Http.query(params(
+                                        "dataId", "in-ns-" + i, "group", ConfigApi.GROUP, "tenant", IDS.get(0))));
                 assertEquals(200, r.status(), "in-ns-" + i + " on " + node);
                 assertEquals("content " + i + " in " + IDS.get(0), r.body());
             }
@@ -175,16 +215,34 @@ class FullClusterRestartIT {
 
         @Override
         public void write(List<ServerProcess> nodes) throws Exception {
-            Http.Response created = Http.postForm(nodes.get(1).httpAddress(), "/nacos/v1/ns/service",
+            Http.Response created = Http.postForm(
+                    nodes.get(1).httpAddress(),
+                    "/nacos/v1/ns/service",
                     params("serviceName", SERVICE, "protectThreshold", "0"));
             assertEquals(200, created.status(), created.body());
-            Http.Response none = Http.send(nodes.get(0).httpAddress(), "PUT", "/nacos/v1/ns/cluster", params(
-                    "serviceName", SERVICE, "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}"));
+            Http.Response none = Http.send(
+                    nodes.get(0).httpAddress(),
+                    "PUT",
+                    "/nacos/v1/ns/cluster",
+                    params("serviceName", SERVICE, "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}"));
             assertEquals(200, none.status(), none.body());
             for (int i = 0; i < 6; i++) {
-                Http.Response r = Http.postForm(nodes.get(i % nodes.size()).httpAddress(), "/nacos/v1/ns/instance",
-                        params("serviceName", SERVICE, "ip", "127.9.0." + (i + 1), "port", "8080", "ephemeral", "false",
-                                "weight", String.valueOf(i + 1), "metadata", "{\"zone\":\"z" + i + "\"}"));
+                Http.Response r = Http.postForm(
+                        nodes.get(i % nodes.size()).httpAddress(),
+                        "/nacos/v1/ns/instance",
+                        params(
+                                "serviceName",
+                                SERVICE,
+                                "ip",
+                                "127.9.0." + (i + 1),
+                                "port",
+                                "8080",
+                                "ephemeral",
+                                "false",
+                                "weight",
+                                String.valueOf(i + 1),
+                                "metadata",
+                                "{\"zone\":\"z" + i + "\"}"));
                 assertEquals(200, r.status(), r.body());
             }
         }
@@ -194,14 +252,20 @@ class FullClusterRestartIT {
             JsonNode list = Http.json(node.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + SERVICE);
             Map<String, String> seen = new LinkedHashMap<>();
             for (JsonNode h : list.get("hosts")) {
-                seen.put(h.get("ip").asText(), h.get("weight").asDouble() + "/" + h.get("metadata").get("zone").asText()
-                        + "/" + h.get("ephemeral").asBoolean());
+                seen.put(
+                        h.get("ip").asText(),
+                        h.get("weight").asDouble() + "/"
+                                + h.get("metadata").get("zone").asText() + "/"
+                                + h.get("ephemeral").asBoolean());
             }
             Map<String, String> expected = new LinkedHashMap<>();
             for (int i = 0; i < 6; i++) {
                 expected.put("127.9.0." + (i + 1), (double) (i + 1) + "/z" + i + "/false");
             }
-            assertEquals(new java.util.TreeMap<>(expected), new java.util.TreeMap<>(seen), "persistent instances on " + node);
+            assertEquals(
+                    new java.util.TreeMap<>(expected),
+                    new java.util.TreeMap<>(seen),
+                    "persistent instances on " + node);
         }
     }
 }

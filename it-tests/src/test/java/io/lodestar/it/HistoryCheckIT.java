@@ -139,24 +139,35 @@ class HistoryCheckIT {
             Map<String, List<Installed>> order = new LinkedHashMap<>();
             for (String key : KEYS) {
                 String current = finalReads.get(p.name).get(key);
-                order.put(key, HistoryChecker.installedOrder(serverHistory(p, key), current == null ? "(absent)" : ConfigApi.md5(current),
-                        valueByMd5));
+                order.put(
+                        key,
+                        HistoryChecker.installedOrder(
+                                serverHistory(p, key),
+                                current == null ? "(absent)" : ConfigApi.md5(current),
+                                valueByMd5));
             }
             orderByNode.put(p.name, order);
         }
 
         HistoryChecker.Report report = HistoryChecker.check(ops, orderByNode, finalReads);
         System.out.println("history check " + fault + ": nemesis " + nemesisLog);
-        System.out.println("history check " + fault.name() + ": " + ops.size() + " operations by " + CLIENTS + " clients on "
-                + KEYS.size() + " configs over " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos) + " s: "
-                + report.stats());
-        System.out.println("history check " + fault.name() + ": " + report.violations().size() + " violations, "
-                + report.anomalies().size() + " anomalies");
+        System.out.println(
+                "history check " + fault.name() + ": " + ops.size() + " operations by " + CLIENTS + " clients on "
+                        + KEYS.size() + " configs over "
+                        + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos) + " s: "
+                        + report.stats());
+        System.out.println(
+                "history check " + fault.name() + ": " + report.violations().size() + " violations, "
+                        + report.anomalies().size() + " anomalies");
         report.anomalies().stream().limit(10).forEach(a -> System.out.println("  anomaly " + a));
         report.violations().stream().limit(30).forEach(v -> System.out.println("  VIOLATION " + v));
-        assertTrue(report.violations().isEmpty(), report.violations().size() + " violations, first: "
-                + report.violations().stream().limit(5).toList());
-        long acknowledged = ops.stream().filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK).count();
+        assertTrue(
+                report.violations().isEmpty(),
+                report.violations().size() + " violations, first: "
+                        + report.violations().stream().limit(5).toList());
+        long acknowledged = ops.stream()
+                .filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK)
+                .count();
         assertTrue(acknowledged >= 100, "enough acknowledged writes to mean something: " + acknowledged);
     }
 
@@ -218,13 +229,18 @@ class HistoryCheckIT {
     /** Waits until the clients got another {@link #WRITES_PER_HEALTHY_PERIOD} writes acknowledged. */
     private void awaitHealthyPeriod(String when) {
         long target = acknowledgedClientWrites() + WRITES_PER_HEALTHY_PERIOD;
-        Await.until(Duration.ofSeconds(30), WRITES_PER_HEALTHY_PERIOD + " acknowledged writes " + when,
+        Await.until(
+                Duration.ofSeconds(30),
+                WRITES_PER_HEALTHY_PERIOD + " acknowledged writes " + when,
                 () -> acknowledgedClientWrites() >= target);
         event(WRITES_PER_HEALTHY_PERIOD + " writes acknowledged " + when);
     }
 
     private long acknowledgedClientWrites() {
-        return history.stream().filter(o -> o.kind() != Kind.READ && o.outcome() == Outcome.OK && !o.client().equals("setup"))
+        return history.stream()
+                .filter(o -> o.kind() != Kind.READ
+                        && o.outcome() == Outcome.OK
+                        && !o.client().equals("setup"))
                 .count();
     }
 
@@ -232,7 +248,8 @@ class HistoryCheckIT {
     private void runClient(String client, List<ServerProcess> nodes, AtomicBoolean running) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int seq = 0; running.get(); seq++) {
-            List<ServerProcess> live = nodes.stream().filter(ServerProcess::alive).toList();
+            List<ServerProcess> live =
+                    nodes.stream().filter(ServerProcess::alive).toList();
             if (live.isEmpty()) {
                 pace(50);
                 continue;
@@ -269,16 +286,29 @@ class HistoryCheckIT {
             Http.Response r = Http.postForm(node.httpAddress(), ConfigApi.CONFIGS, form, CLIENT_TIMEOUT);
             status = r.status();
             detail = r.status() == 200 ? "" : r.body();
-            outcome = r.status() == 200 && r.body().equals("true") ? Outcome.OK
-                    : r.status() == 503 || (r.status() == 409 && kind == Kind.CAS) ? Outcome.FAIL
-                    : Outcome.INFO;
+            outcome = r.status() == 200 && r.body().equals("true")
+                    ? Outcome.OK
+                    : r.status() == 503 || (r.status() == 409 && kind == Kind.CAS) ? Outcome.FAIL : Outcome.INFO;
         } catch (Exception e) {
             detail = e.toString();
             // refused or not connected: nothing was sent; anything else may have reached the server
-            outcome = e instanceof ConnectException || e instanceof HttpConnectTimeoutException ? Outcome.FAIL : Outcome.INFO;
+            outcome = e instanceof ConnectException || e instanceof HttpConnectTimeoutException
+                    ? Outcome.FAIL
+                    : Outcome.INFO;
         }
-        return record(new Op(opIds.incrementAndGet(), client, kind, key, node.name, value, expected, invoked,
-                System.nanoTime(), outcome, status, detail));
+        return record(new Op(
+                opIds.incrementAndGet(),
+                client,
+                kind,
+                key,
+                node.name,
+                value,
+                expected,
+                invoked,
+                System.nanoTime(),
+                outcome,
+                status,
+                detail));
     }
 
     private Op read(String client, String key, ServerProcess node) {
@@ -288,8 +318,10 @@ class HistoryCheckIT {
         String value = null;
         String detail = "";
         try {
-            Http.Response r = Http.get(node.httpAddress(), ConfigApi.CONFIGS + "?" + Http.query(params("dataId", key,
-                    "group", ConfigApi.GROUP)), CLIENT_TIMEOUT);
+            Http.Response r = Http.get(
+                    node.httpAddress(),
+                    ConfigApi.CONFIGS + "?" + Http.query(params("dataId", key, "group", ConfigApi.GROUP)),
+                    CLIENT_TIMEOUT);
             status = r.status();
             if (r.status() == 200 || r.status() == 404) {
                 outcome = Outcome.OK;
@@ -300,8 +332,19 @@ class HistoryCheckIT {
         } catch (Exception e) {
             detail = e.toString();
         }
-        return record(new Op(opIds.incrementAndGet(), client, Kind.READ, key, node.name, value, null, invoked,
-                System.nanoTime(), outcome, status, detail));
+        return record(new Op(
+                opIds.incrementAndGet(),
+                client,
+                Kind.READ,
+                key,
+                node.name,
+                value,
+                null,
+                invoked,
+                System.nanoTime(),
+                outcome,
+                status,
+                detail));
     }
 
     private Op record(Op op) {
@@ -334,11 +377,25 @@ class HistoryCheckIT {
     private static List<HistoryChecker.HistoryEntry> serverHistory(ServerProcess p, String key) throws Exception {
         List<HistoryChecker.HistoryEntry> entries = new ArrayList<>();
         for (int page = 1; ; page++) {
-            JsonNode r = Http.json(p.httpAddress(), "/nacos/v1/cs/history?" + Http.query(params("search", "accurate",
-                    "dataId", key, "group", ConfigApi.GROUP, "pageNo", String.valueOf(page), "pageSize", "500")));
+            JsonNode r = Http.json(
+                    p.httpAddress(),
+                    "/nacos/v1/cs/history?"
+                            + Http.query(params(
+                                    "search",
+                                    "accurate",
+                                    "dataId",
+                                    key,
+                                    "group",
+                                    ConfigApi.GROUP,
+                                    "pageNo",
+                                    String.valueOf(page),
+                                    "pageSize",
+                                    "500")));
             for (JsonNode item : r.get("pageItems")) {
-                entries.add(new HistoryChecker.HistoryEntry(Long.parseLong(item.get("id").asText()),
-                        item.get("opType").asText().trim(), item.get("md5").asText()));
+                entries.add(new HistoryChecker.HistoryEntry(
+                        Long.parseLong(item.get("id").asText()),
+                        item.get("opType").asText().trim(),
+                        item.get("md5").asText()));
             }
             if (page >= r.get("pagesAvailable").asInt()) {
                 return entries;

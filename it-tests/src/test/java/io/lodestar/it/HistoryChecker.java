@@ -62,25 +62,46 @@ import java.util.TreeMap;
  * <em>anomaly</em> (printed, not failed): a false conflict, which is safe but is not linearizable.
  */
 final class HistoryChecker {
-    enum Kind { WRITE, CAS, READ }
+    enum Kind {
+        WRITE,
+        CAS,
+        READ
+    }
 
-    enum Outcome { OK, FAIL, INFO }
+    enum Outcome {
+        OK,
+        FAIL,
+        INFO
+    }
 
     /**
      * One operation. {@code value}: the value written (WRITE, CAS) or read (null: absent);
      * {@code expected}: what a CAS compared with; {@code status}: the HTTP status, -1 without one.
      */
-    record Op(int id, String client, Kind kind, String key, String node, String value, String expected,
-              long invokeNanos, long completeNanos, Outcome outcome, int status, String detail) {
+    record Op(
+            int id,
+            String client,
+            Kind kind,
+            String key,
+            String node,
+            String value,
+            String expected,
+            long invokeNanos,
+            long completeNanos,
+            Outcome outcome,
+            int status,
+            String detail) {
         boolean isWrite() {
             return kind != Kind.READ;
         }
 
         @Override
         public String toString() {
-            return "#" + id + " " + client + " " + kind + " " + key + (expected == null ? "" : " from '" + expected + "'")
+            return "#" + id + " " + client + " " + kind + " " + key
+                    + (expected == null ? "" : " from '" + expected + "'")
                     + (value == null ? " (absent)" : " '" + value + "'") + " via " + node + " -> " + outcome
-                    + (status == 200 ? "" : " " + status) + (detail == null || detail.isEmpty() ? "" : " [" + abbreviate(detail) + "]");
+                    + (status == 200 ? "" : " " + status)
+                    + (detail == null || detail.isEmpty() ? "" : " [" + abbreviate(detail) + "]");
         }
     }
 
@@ -112,7 +133,9 @@ final class HistoryChecker {
                 throw new AssertionError("unexpected history entry (nothing deletes): " + e);
             }
             // an insert records its own content, an update the content it replaced
-            String md5 = i == 0 ? e.md5() : i + 1 < entries.size() ? entries.get(i + 1).md5() : currentMd5;
+            String md5 = i == 0
+                    ? e.md5()
+                    : i + 1 < entries.size() ? entries.get(i + 1).md5() : currentMd5;
             order.add(new Installed(e.id(), values.getOrDefault(md5, "<unknown md5 " + md5 + ">")));
         }
         if (entries.size() >= 2 && !entries.get(1).md5().equals(entries.get(0).md5())) {
@@ -126,8 +149,10 @@ final class HistoryChecker {
      * @param orderByNode  node -> key -> installed values in order, as each node reports it
      * @param finalReads   node -> key -> value read after convergence
      */
-    static Report check(List<Op> ops, Map<String, Map<String, List<Installed>>> orderByNode,
-                        Map<String, Map<String, String>> finalReads) {
+    static Report check(
+            List<Op> ops,
+            Map<String, Map<String, List<Installed>>> orderByNode,
+            Map<String, Map<String, String>> finalReads) {
         List<String> violations = new ArrayList<>();
         List<String> anomalies = new ArrayList<>();
 
@@ -181,11 +206,15 @@ final class HistoryChecker {
                 violations.add("[2 acknowledged writes survive] lost: " + op);
             }
             if (op.outcome() == Outcome.FAIL && installed) {
-                violations.add("[3 failed writes have no effect] took effect at revision " + revision.get(op.value()) + ": " + op);
+                violations.add("[3 failed writes have no effect] took effect at revision " + revision.get(op.value())
+                        + ": " + op);
             }
             // 11. clear errors
-            if (op.outcome() != Outcome.OK && !(op.status() == 409 && op.kind() == Kind.CAS)
-                    && op.status() != 503 && op.status() != 504 && op.status() != -1) {
+            if (op.outcome() != Outcome.OK
+                    && !(op.status() == 409 && op.kind() == Kind.CAS)
+                    && op.status() != 503
+                    && op.status() != 504
+                    && op.status() != -1) {
                 violations.add("[11 clear errors] unexpected answer: " + op);
             }
             // 6. compare-and-publish chains
@@ -201,10 +230,14 @@ final class HistoryChecker {
         }
 
         // 5. real-time order of writes
-        List<Op> acknowledged = ops.stream().filter(o -> o.isWrite() && o.outcome() == Outcome.OK && position.containsKey(o.value()))
-                .sorted(Comparator.comparingLong(Op::completeNanos)).toList();
-        List<Op> installedWrites = ops.stream().filter(o -> o.isWrite() && position.containsKey(o.value()))
-                .sorted(Comparator.comparingLong(Op::invokeNanos)).toList();
+        List<Op> acknowledged = ops.stream()
+                .filter(o -> o.isWrite() && o.outcome() == Outcome.OK && position.containsKey(o.value()))
+                .sorted(Comparator.comparingLong(Op::completeNanos))
+                .toList();
+        List<Op> installedWrites = ops.stream()
+                .filter(o -> o.isWrite() && position.containsKey(o.value()))
+                .sorted(Comparator.comparingLong(Op::invokeNanos))
+                .toList();
         Op latest = null;
         int next = 0;
         for (Op b : installedWrites) {
@@ -215,8 +248,9 @@ final class HistoryChecker {
                 }
             }
             if (latest != null && revision.get(b.value()) < revision.get(latest.value())) {
-                violations.add("[5 real-time order] " + b + " (revision " + revision.get(b.value()) + ") was sent after "
-                        + latest + " (revision " + revision.get(latest.value()) + ") was acknowledged");
+                violations.add(
+                        "[5 real-time order] " + b + " (revision " + revision.get(b.value()) + ") was sent after "
+                                + latest + " (revision " + revision.get(latest.value()) + ") was acknowledged");
             }
         }
 
@@ -226,7 +260,8 @@ final class HistoryChecker {
             if (op.kind() == Kind.CAS && op.outcome() == Outcome.OK) {
                 Op other = casFrom.put(op.key() + "\u0000" + op.expected(), op);
                 if (other != null) {
-                    violations.add("[6 compare-and-publish chains] two succeeded from '" + op.expected() + "': " + other + " and " + op);
+                    violations.add("[6 compare-and-publish chains] two succeeded from '" + op.expected() + "': " + other
+                            + " and " + op);
                 }
             }
         }
@@ -238,14 +273,17 @@ final class HistoryChecker {
             }
             Integer p = position.get(op.expected());
             Op installer = writerOf.get(op.expected());
-            if (p == null || installer == null || installer.outcome() != Outcome.OK || installer.completeNanos() >= op.invokeNanos()) {
+            if (p == null
+                    || installer == null
+                    || installer.outcome() != Outcome.OK
+                    || installer.completeNanos() >= op.invokeNanos()) {
                 continue;
             }
             List<Installed> seq = order.get(op.key());
             Op successor = p + 1 < seq.size() ? writerOf.get(seq.get(p + 1).value()) : null;
             if (p + 1 >= seq.size() || (successor != null && successor.invokeNanos() > op.completeNanos())) {
-                anomalies.add("[false conflict] 409 although '" + op.expected() + "' (acknowledged by " + installer.node()
-                        + " before this was sent) was not replaced until after the answer: " + op);
+                anomalies.add("[false conflict] 409 although '" + op.expected() + "' (acknowledged by "
+                        + installer.node() + " before this was sent) was not replaced until after the answer: " + op);
             }
         }
 
@@ -253,7 +291,9 @@ final class HistoryChecker {
         Map<String, List<Op>> byNodeAndKey = new TreeMap<>();
         for (Op op : ops) {
             if (op.outcome() == Outcome.OK) {
-                byNodeAndKey.computeIfAbsent(op.node() + " " + op.key(), k -> new ArrayList<>()).add(op);
+                byNodeAndKey
+                        .computeIfAbsent(op.node() + " " + op.key(), k -> new ArrayList<>())
+                        .add(op);
             }
         }
         for (Op r : ops) {
@@ -267,8 +307,8 @@ final class HistoryChecker {
             Integer p = position.get(r.value());
             Op w = writerOf.get(r.value());
             if (p == null || w == null || !w.key().equals(r.key())) {
-                violations.add("[7 reads return written values] read a value not in the order" + (w == null ? "" : " (written by "
-                        + w + ")") + ": " + r);
+                violations.add("[7 reads return written values] read a value not in the order"
+                        + (w == null ? "" : " (written by " + w + ")") + ": " + r);
                 continue;
             }
             if (w.invokeNanos() > r.completeNanos()) {
@@ -298,8 +338,8 @@ final class HistoryChecker {
                 String last = seq.isEmpty() ? null : seq.get(seq.size() - 1).value();
                 String read = node.getValue().get(e.getKey());
                 if (!Objects.equals(last, read)) {
-                    violations.add("[10 eventual visibility] " + node.getKey() + " serves '" + read + "' for " + e.getKey()
-                            + " after convergence, the order ends with '" + last + "'");
+                    violations.add("[10 eventual visibility] " + node.getKey() + " serves '" + read + "' for "
+                            + e.getKey() + " after convergence, the order ends with '" + last + "'");
                 }
             }
         }
@@ -319,7 +359,9 @@ final class HistoryChecker {
             firstAckAfter.put(e.getKey(), suffixMin);
         }
         for (Op r : ops) {
-            Integer p = r.kind() == Kind.READ && r.outcome() == Outcome.OK && r.value() != null ? position.get(r.value()) : null;
+            Integer p = r.kind() == Kind.READ && r.outcome() == Outcome.OK && r.value() != null
+                    ? position.get(r.value())
+                    : null;
             long[] suffixMin = p == null ? null : firstAckAfter.get(r.key());
             if (suffixMin != null && p + 1 < suffixMin.length && suffixMin[p + 1] < r.invokeNanos()) {
                 stale++;
@@ -329,7 +371,8 @@ final class HistoryChecker {
         Map<String, Integer> stats = new LinkedHashMap<>();
         stats.put("READ stale (allowed: reads are local)", stale);
         for (Op op : ops) {
-            stats.merge(op.kind() + " " + op.outcome() + (op.status() == 200 ? "" : " " + op.status()), 1, Integer::sum);
+            stats.merge(
+                    op.kind() + " " + op.outcome() + (op.status() == 200 ? "" : " " + op.status()), 1, Integer::sum);
         }
         stats = new TreeMap<>(stats);
         for (Map.Entry<String, List<Installed>> e : order.entrySet()) {

@@ -18,7 +18,15 @@ import org.junit.jupiter.api.Test;
 class HistoryCheckerTest {
     private final List<Op> ops = new ArrayList<>();
 
-    private Op op(Kind kind, String node, String value, String expected, long invoke, long complete, Outcome outcome, int status) {
+    private Op op(
+            Kind kind,
+            String node,
+            String value,
+            String expected,
+            long invoke,
+            long complete,
+            Outcome outcome,
+            int status) {
         Op op = new Op(ops.size() + 1, "c", kind, "k", node, value, expected, invoke, complete, outcome, status, "");
         ops.add(op);
         return op;
@@ -48,7 +56,8 @@ class HistoryCheckerTest {
     }
 
     private static void assertFlags(HistoryChecker.Report report, String rule) {
-        assertTrue(report.violations().stream().anyMatch(v -> v.startsWith("[" + rule)),
+        assertTrue(
+                report.violations().stream().anyMatch(v -> v.startsWith("[" + rule)),
                 "expected a [" + rule + "] violation, got " + report.violations());
     }
 
@@ -166,9 +175,12 @@ class HistoryCheckerTest {
     @Test
     void rebuildsTheOrderFromTheServersHistoryEntries() {
         Map<String, String> values = Map.of(ConfigApi.md5("a"), "a", ConfigApi.md5("b"), "b", ConfigApi.md5("c"), "c");
-        List<HistoryEntry> entries = List.of(new HistoryEntry(12, "U", ConfigApi.md5("b")), new HistoryEntry(10, "I", ConfigApi.md5("a")),
+        List<HistoryEntry> entries = List.of(
+                new HistoryEntry(12, "U", ConfigApi.md5("b")),
+                new HistoryEntry(10, "I", ConfigApi.md5("a")),
                 new HistoryEntry(11, "U", ConfigApi.md5("a")));
-        assertEquals(List.of(new Installed(10, "a"), new Installed(11, "b"), new Installed(12, "c")),
+        assertEquals(
+                List.of(new Installed(10, "a"), new Installed(11, "b"), new Installed(12, "c")),
                 HistoryChecker.installedOrder(entries, ConfigApi.md5("c"), values));
     }
 }

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 final class Http {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     record Response(int status, String body, java.net.http.HttpHeaders headers) {}
 
@@ -40,18 +41,23 @@ final class Http {
         return postForm(address, path, form, DEFAULT_TIMEOUT);
     }
 
-    static Response postForm(String address, String path, Map<String, String> form, Duration timeout) throws IOException {
-        return send(HttpRequest.newBuilder(uri(address, path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(form))), timeout);
+    static Response postForm(String address, String path, Map<String, String> form, Duration timeout)
+            throws IOException {
+        return send(
+                HttpRequest.newBuilder(uri(address, path))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form(form))),
+                timeout);
     }
 
     /** Any method, with {@code form} (may be empty) as a form body. */
     static Response send(String address, String method, String pathAndQuery, Map<String, String> form)
             throws IOException {
-        return send(HttpRequest.newBuilder(uri(address, pathAndQuery))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .method(method, HttpRequest.BodyPublishers.ofString(form(form))), DEFAULT_TIMEOUT);
+        return send(
+                HttpRequest.newBuilder(uri(address, pathAndQuery))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .method(method, HttpRequest.BodyPublishers.ofString(form(form))),
+                DEFAULT_TIMEOUT);
     }
 
     static JsonNode json(String address, String path) throws IOException {
@@ -90,8 +96,8 @@ final class Http {
 
     private static Response send(HttpRequest.Builder builder, Duration timeout) throws IOException {
         try {
-            HttpResponse<String> r = CLIENT.send(builder.timeout(timeout).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r =
+                    CLIENT.send(builder.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             return new Response(r.statusCode(), r.body(), r.headers());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

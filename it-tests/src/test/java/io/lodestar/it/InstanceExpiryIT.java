@@ -32,7 +32,9 @@ class InstanceExpiryIT {
     private static final long CHECK_MS = 5_000;
     /** Our polling period plus scheduling slack on a loaded 2-core machine; plus a Distro sync on a cluster. */
     private static final long SLACK_MS = 2_500;
+
     private static final long POLL_MS = 500;
+
     static {
         NacosClientHome.init(); // before any nacos-client class loads
     }
@@ -56,8 +58,12 @@ class InstanceExpiryIT {
         // the client beats every 5 s; shutDown stops the beats without deregistering, as a crash would
         long clientStopped = System.nanoTime();
         client.shutDown();
-        Watched viaClient = new Watched("client-solo", "127.0.3.1", 8080,
-                Math.max(clientSent, clientStopped - TimeUnit.SECONDS.toNanos(5)), System.nanoTime());
+        Watched viaClient = new Watched(
+                "client-solo",
+                "127.0.3.1",
+                8080,
+                Math.max(clientSent, clientStopped - TimeUnit.SECONDS.toNanos(5)),
+                System.nanoTime());
         watched.add(viaClient);
 
         NamingService reader = client(p);
@@ -86,7 +92,7 @@ class InstanceExpiryIT {
         for (int i = 1; i <= 10; i++) {
             watched.add(registerRaw(nodes.get(i % 3), "ten", "127.0.5." + i, 8080));
         }
-        watch(nodes, watched, () -> { });
+        watch(nodes, watched, () -> {});
     }
 
     /** Polls every node for every watched instance until all are gone everywhere, then checks each deadline. */
@@ -108,22 +114,30 @@ class InstanceExpiryIT {
             w.check();
         }
         for (Watched w : watched) {
-            assertEquals(w.observers().size(), nodes.size() + (w.service.equals("client-solo") ? 1 : 0),
+            assertEquals(
+                    w.observers().size(),
+                    nodes.size() + (w.service.equals("client-solo") ? 1 : 0),
                     w + " watched on every node: " + w.observers());
         }
     }
 
     private static Watched registerRaw(ServerProcess p, String service, String ip, int port) throws IOException {
         long sent = System.nanoTime();
-        Http.Response r = Http.postForm(p.httpAddress(), "/nacos/v1/ns/instance",
+        Http.Response r = Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/ns/instance",
                 Http.params("serviceName", service, "ip", ip, "port", String.valueOf(port), "ephemeral", "true"));
         assertEquals(200, r.status(), r.body());
         return new Watched(service, ip, port, sent, System.nanoTime());
     }
 
     private static void beat(ServerProcess p, Watched w) throws IOException {
-        Http.Response r = Http.send(p.httpAddress(), "PUT", "/nacos/v1/ns/instance/beat?" + Http.query(Http.params(
-                "serviceName", w.service, "ip", w.ip, "port", String.valueOf(w.port))), Map.of());
+        Http.Response r = Http.send(
+                p.httpAddress(),
+                "PUT",
+                "/nacos/v1/ns/instance/beat?"
+                        + Http.query(Http.params("serviceName", w.service, "ip", w.ip, "port", String.valueOf(w.port))),
+                Map.of());
         assertEquals(200, r.status(), r.body());
     }
 
@@ -137,7 +151,9 @@ class InstanceExpiryIT {
             JsonNode list = Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + service);
             Map<String, Boolean> out = new LinkedHashMap<>();
             for (JsonNode h : list.get("hosts")) {
-                out.put(h.get("ip").asText() + ":" + h.get("port").asInt(), h.get("healthy").asBoolean());
+                out.put(
+                        h.get("ip").asText() + ":" + h.get("port").asInt(),
+                        h.get("healthy").asBoolean());
             }
             return out;
         } catch (IOException e) {
@@ -169,6 +185,7 @@ class InstanceExpiryIT {
         private final Map<String, long[]> seen = new LinkedHashMap<>(); // observer -> {unhealthyAt, goneAt}
         /** Observers that have listed it at least once: before that, its absence is replication lag, not expiry. */
         private final java.util.Set<String> listedBy = new java.util.HashSet<>();
+
         private final List<String> violations = new ArrayList<>();
 
         Watched(String service, String ip, int port, long sentNanos, long answeredNanos) {
@@ -234,10 +251,13 @@ class InstanceExpiryIT {
                 long goneMax = TimeUnit.NANOSECONDS.toMillis(at[1] - answeredNanos);
                 System.out.printf("%s: unhealthy %d ms, gone %d ms after its last beat%n", who, unhealthyMin, goneMin);
                 assertTrue(unhealthyMin >= UNHEALTHY_MS, who + ": unhealthy after only " + unhealthyMin + " ms");
-                assertTrue(unhealthyMax <= UNHEALTHY_MS + CHECK_MS + SLACK_MS,
+                assertTrue(
+                        unhealthyMax <= UNHEALTHY_MS + CHECK_MS + SLACK_MS,
                         who + ": first listed unhealthy " + unhealthyMax + " ms after its last beat");
                 assertTrue(goneMin >= GONE_MS, who + ": gone after only " + goneMin + " ms");
-                assertTrue(goneMax <= GONE_MS + CHECK_MS + SLACK_MS, who + ": still listed " + goneMax + " ms after its last beat");
+                assertTrue(
+                        goneMax <= GONE_MS + CHECK_MS + SLACK_MS,
+                        who + ": still listed " + goneMax + " ms after its last beat");
             }
         }
 

@@ -36,6 +36,7 @@ final class LodestarCluster implements AfterEachCallback {
     private List<ServerProcess> nodes = List.of();
     /** The group's namespaces, or null while it runs on loopback (or there is no group). */
     private NetworkLab lab;
+
     private Path workDir;
 
     /** A standalone server on free loopback ports, not started (for JVM flags or a data dir prepared first). */
@@ -63,7 +64,8 @@ final class LodestarCluster implements AfterEachCallback {
         for (int i = 0; i < size; i++) {
             ports.add(new int[] {FreePorts.take(), FreePorts.take()});
         }
-        List<String> args = groupArgs(ports.stream().map(p -> "127.0.0.1:" + p[1]).toList(), extraArgs);
+        List<String> args =
+                groupArgs(ports.stream().map(p -> "127.0.0.1:" + p[1]).toList(), extraArgs);
         List<ServerProcess> group = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             group.add(new ServerProcess(workDir(), "node" + i, ports.get(i)[0], ports.get(i)[1], args));
@@ -88,8 +90,14 @@ final class LodestarCluster implements AfterEachCallback {
         List<String> args = groupArgs(peers, extraArgs);
         List<ServerProcess> group = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            group.add(new ServerProcess(workDir(), "node" + i, lab.address(i), NetworkLab.HTTP_PORT, NetworkLab.RAFT_PORT,
-                    lab.launcher(i), args));
+            group.add(new ServerProcess(
+                    workDir(),
+                    "node" + i,
+                    lab.address(i),
+                    NetworkLab.HTTP_PORT,
+                    NetworkLab.RAFT_PORT,
+                    lab.launcher(i),
+                    args));
         }
         return startGroup(group);
     }
@@ -167,10 +175,13 @@ final class LodestarCluster implements AfterEachCallback {
             Set<String> states = new HashSet<>();
             for (ServerProcess p : nodes) {
                 JsonNode v = p.view();
-                if (v.path("leader").isNull() || v.path("appliedIndex").asLong() != v.path("commitIndex").asLong()) {
+                if (v.path("leader").isNull()
+                        || v.path("appliedIndex").asLong()
+                                != v.path("commitIndex").asLong()) {
                     return false;
                 }
-                states.add(v.path("leader").asText() + " r" + v.path("revision").asLong() + " i" + v.path("appliedIndex").asLong());
+                states.add(v.path("leader").asText() + " r" + v.path("revision").asLong() + " i"
+                        + v.path("appliedIndex").asLong());
             }
             return states.size() == 1;
         });
@@ -245,7 +256,8 @@ final class LodestarCluster implements AfterEachCallback {
     private NetworkLab lab(String verb) {
         if (lab == null) {
             throw new UnsupportedOperationException(verb + " needs the group in network namespaces: "
-                    + (nodes.isEmpty() ? "no group was started" : "it runs on loopback") + "; start it with startInNamespaces");
+                    + (nodes.isEmpty() ? "no group was started" : "it runs on loopback")
+                    + "; start it with startInNamespaces");
         }
         return lab;
     }
@@ -301,7 +313,8 @@ final class LodestarCluster implements AfterEachCallback {
 
     static void deleteTree(Path dir) {
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // best effort: a temp dir left behind is harmless
         }

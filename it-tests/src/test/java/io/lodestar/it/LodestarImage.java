@@ -50,16 +50,28 @@ final class LodestarImage {
     static final String REPOSITORY = "lodestar-it";
     static final String BASE_REPOSITORY = "lodestar-it-base";
     /** What the server needs of the JDK (jdeps over the shaded jar, less what only optional code paths use). */
-    static final List<String> MODULES = List.of("java.base", "java.logging", "java.management", "java.naming",
-            "java.net.http", "java.sql", "java.xml", "jdk.crypto.ec", "jdk.management", "jdk.unsupported");
+    static final List<String> MODULES = List.of(
+            "java.base",
+            "java.logging",
+            "java.management",
+            "java.naming",
+            "java.net.http",
+            "java.sql",
+            "java.xml",
+            "jdk.crypto.ec",
+            "jdk.management",
+            "jdk.unsupported");
     /** Bump when the base's recipe changes, so an old base is not reused. */
     private static final String BASE_RECIPE = "4";
+
     private static final String JDK_DIR = "opt/java/openjdk";
 
     private LodestarImage() {}
 
     static Path repoRoot() {
-        return Path.of(System.getProperty("lodestar.repo", "..")).toAbsolutePath().normalize();
+        return Path.of(System.getProperty("lodestar.repo", ".."))
+                .toAbsolutePath()
+                .normalize();
     }
 
     /** The server image's tag, building it (and the base) first if needed. */
@@ -96,14 +108,20 @@ final class LodestarImage {
                 addFile(tar, jar, "console-api/target/lodestar.jar", 0644);
             }
             try (InputStream in = Files.newInputStream(context)) {
-                docker.buildImageCmd(in).withTags(Set.of(tag)).withBuildArg("BASE_IMAGE", base)
-                        .withPull(false).withRemove(true).withForcerm(true)
-                        .exec(new BuildImageResultCallback()).awaitImageId(10, TimeUnit.MINUTES);
+                docker.buildImageCmd(in)
+                        .withTags(Set.of(tag))
+                        .withBuildArg("BASE_IMAGE", base)
+                        .withPull(false)
+                        .withRemove(true)
+                        .withForcerm(true)
+                        .exec(new BuildImageResultCallback())
+                        .awaitImageId(10, TimeUnit.MINUTES);
             }
         } finally {
             Files.deleteIfExists(context);
         }
-        System.out.printf("built %s from %s in %d ms%n", tag, base, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        System.out.printf(
+                "built %s from %s in %d ms%n", tag, base, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         removeOthers(docker, REPOSITORY, tag);
         if (configuredBase.isBlank()) {
             removeOthers(docker, BASE_REPOSITORY, base); // once no image of ours is built on them
@@ -113,10 +131,11 @@ final class LodestarImage {
 
     /** The local base image's tag, making its root filesystem and turning it into an image first if needed. */
     static String ensureBase(DockerClient docker) throws Exception {
-        String recipe = BASE_RECIPE + "|" + System.getProperty("java.home") + "|" + System.getProperty("java.vm.version")
-                + "|" + MODULES;
-        String version = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(recipe.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
+        String recipe = BASE_RECIPE + "|" + System.getProperty("java.home") + "|"
+                + System.getProperty("java.vm.version") + "|" + MODULES;
+        String version = HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(recipe.getBytes(StandardCharsets.UTF_8)))
+                .substring(0, 12);
         String tag = BASE_REPOSITORY + ":" + version;
         if (exists(docker, tag)) {
             return tag;
@@ -131,16 +150,27 @@ final class LodestarImage {
             // so the daemon sees an empty archive; ADD of a local tar unpacks it as import would.
             Path context = work.resolve("context.tar");
             try (TarArchiveOutputStream tar = tar(Files.newOutputStream(context))) {
-                addText(tar, "Dockerfile", "FROM scratch\nADD rootfs.tar /\n"
-                        + "ENV PATH=/" + JDK_DIR + "/bin:/bin JAVA_HOME=/" + JDK_DIR + "\n");
+                addText(
+                        tar,
+                        "Dockerfile",
+                        "FROM scratch\nADD rootfs.tar /\n" + "ENV PATH=/" + JDK_DIR + "/bin:/bin JAVA_HOME=/" + JDK_DIR
+                                + "\n");
                 addFile(tar, rootfs, "rootfs.tar", 0644);
             }
             try (InputStream in = Files.newInputStream(context)) {
-                docker.buildImageCmd(in).withTags(Set.of(tag)).withPull(false).withRemove(true).withForcerm(true)
-                        .exec(new BuildImageResultCallback()).awaitImageId(10, TimeUnit.MINUTES);
+                docker.buildImageCmd(in)
+                        .withTags(Set.of(tag))
+                        .withPull(false)
+                        .withRemove(true)
+                        .withForcerm(true)
+                        .exec(new BuildImageResultCallback())
+                        .awaitImageId(10, TimeUnit.MINUTES);
             }
-            System.out.printf("made %s (%d MB root filesystem: jlink runtime of %s and the libraries it links) in %d ms%n",
-                    tag, Files.size(rootfs) >> 20, System.getProperty("java.home"),
+            System.out.printf(
+                    "made %s (%d MB root filesystem: jlink runtime of %s and the libraries it links) in %d ms%n",
+                    tag,
+                    Files.size(rootfs) >> 20,
+                    System.getProperty("java.home"),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         } finally {
             LodestarCluster.deleteTree(work);
@@ -154,10 +184,19 @@ final class LodestarImage {
         ToolProvider jlink = ToolProvider.findFirst("jlink")
                 .orElseThrow(() -> new IllegalStateException("no jlink in " + System.getProperty("java.home")
                         + ": run the tests on a JDK, or pass -Dlodestar.it.baseImage=<a Java 17 image>"));
-        int rc = jlink.run(System.out, System.err, "--add-modules", String.join(",", MODULES), "--strip-debug",
-                "--no-man-pages", "--no-header-files", "--compress=2",
+        int rc = jlink.run(
+                System.out,
+                System.err,
+                "--add-modules",
+                String.join(",", MODULES),
+                "--strip-debug",
+                "--no-man-pages",
+                "--no-header-files",
+                "--compress=2",
                 // the JDK's own class archive, which the image's archive of the server's classes extends
-                "--generate-cds-archive", "--output", runtime.toString());
+                "--generate-cds-archive",
+                "--output",
+                runtime.toString());
         if (rc != 0) {
             throw new IllegalStateException("jlink failed with " + rc);
         }
@@ -169,10 +208,12 @@ final class LodestarImage {
         // libraries the server unpacks from its jar at start (RocksDB's links libstdc++)
         List<Path> elves = new ArrayList<>(tools);
         try (var walk = Files.walk(runtime)) {
-            walk.filter(p -> p.toString().endsWith(".so") || p.endsWith(Path.of("bin", "java"))).forEach(elves::add);
+            walk.filter(p -> p.toString().endsWith(".so") || p.endsWith(Path.of("bin", "java")))
+                    .forEach(elves::add);
         }
         try (ZipFile jar = new ZipFile(ServerProcess.JAR.toFile())) {
-            for (String entry : List.of("librocksdbjni-linux64.so", "META-INF/native/libnetty_transport_native_epoll_x86_64.so")) {
+            for (String entry :
+                    List.of("librocksdbjni-linux64.so", "META-INF/native/libnetty_transport_native_epoll_x86_64.so")) {
                 var e = jar.getEntry(entry);
                 if (e != null) {
                     Path out = work.resolve(Path.of(entry).getFileName());
@@ -214,7 +255,10 @@ final class LodestarImage {
                     }
                 }
             }
-            addText(tar, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\nlodestar:x:10001:10001:lodestar:/var/lib/lodestar:/bin/sh\n");
+            addText(
+                    tar,
+                    "etc/passwd",
+                    "root:x:0:0:root:/root:/bin/sh\nlodestar:x:10001:10001:lodestar:/var/lib/lodestar:/bin/sh\n");
             addText(tar, "etc/group", "root:x:0:\nlodestar:x:10001:\n");
         }
     }
@@ -225,7 +269,9 @@ final class LodestarImage {
     static Set<String> sharedLibraries(List<Path> elves) throws IOException, InterruptedException {
         Set<String> libs = new TreeSet<>();
         for (Path elf : elves) {
-            Process ldd = new ProcessBuilder("ldd", elf.toString()).redirectErrorStream(true).start();
+            Process ldd = new ProcessBuilder("ldd", elf.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(ldd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!ldd.waitFor(30, TimeUnit.SECONDS)) {
                 ldd.destroyForcibly();
@@ -240,7 +286,8 @@ final class LodestarImage {
             }
         }
         if (libs.stream().noneMatch(l -> l.contains("libc.so"))) {
-            throw new IllegalStateException("ldd found no libc: is this a glibc Linux host? Pass -Dlodestar.it.baseImage instead");
+            throw new IllegalStateException(
+                    "ldd found no libc: is this a glibc Linux host? Pass -Dlodestar.it.baseImage instead");
         }
         return libs;
     }
@@ -309,7 +356,8 @@ final class LodestarImage {
     /** Removes the repository's other tags (earlier builds), best effort. */
     private static void removeOthers(DockerClient docker, String repository, String keep) {
         try {
-            for (Image image : docker.listImagesCmd().withImageNameFilter(repository).exec()) {
+            for (Image image :
+                    docker.listImagesCmd().withImageNameFilter(repository).exec()) {
                 String[] tags = image.getRepoTags();
                 if (tags == null) {
                     continue;

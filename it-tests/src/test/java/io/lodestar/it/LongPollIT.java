@@ -34,8 +34,10 @@ class LongPollIT {
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
     /** HTTP/1.1 so every in-flight request has its own connection, as nacos-client's have. */
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     private ServerProcess server() {
         ServerProcess p = cluster.startStandalone("long-poll");
@@ -43,11 +45,15 @@ class LongPollIT {
     }
 
     private static String md5(String content) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("MD5").digest(content.getBytes(StandardCharsets.UTF_8)));
     }
 
-    private static void publish(ServerProcess p, String dataId, String group, String tenant, String content) throws Exception {
-        Http.Response r = Http.postForm(p.httpAddress(), CONFIGS,
+    private static void publish(ServerProcess p, String dataId, String group, String tenant, String content)
+            throws Exception {
+        Http.Response r = Http.postForm(
+                p.httpAddress(),
+                CONFIGS,
                 params("dataId", dataId, "group", group, "tenant", tenant, "content", content));
         assertEquals(200, r.status(), r.body());
     }
@@ -56,8 +62,10 @@ class LongPollIT {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + LISTENER))
                 .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
-                .POST(HttpRequest.BodyPublishers.ofString(listening == null ? ""
-                        : "Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)));
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        listening == null
+                                ? ""
+                                : "Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)));
         headers.forEach(b::header);
         return b.build();
     }
@@ -67,13 +75,20 @@ class LongPollIT {
     }
 
     private static String failed(List<CompletableFuture<HttpResponse<String>>> polls) {
-        return polls.stream().filter(CompletableFuture::isCompletedExceptionally).count() + ", e.g. "
-                + polls.stream().filter(CompletableFuture::isCompletedExceptionally).findFirst()
-                        .map(f -> f.handle((r, e) -> e.toString()).join()).orElse("none");
+        return polls.stream()
+                        .filter(CompletableFuture::isCompletedExceptionally)
+                        .count() + ", e.g. "
+                + polls.stream()
+                        .filter(CompletableFuture::isCompletedExceptionally)
+                        .findFirst()
+                        .map(f -> f.handle((r, e) -> e.toString()).join())
+                        .orElse("none");
     }
 
     private static int held(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners").get("held").asInt();
+        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners")
+                .get("held")
+                .asInt();
     }
 
     @Test
@@ -86,12 +101,14 @@ class LongPollIT {
                 + "same" + B + "G" + B + md5("s") + A
                 + "d2" + B + "G" + B + md5("t1") + B + "ns-1" + A;
         long start = System.nanoTime();
-        HttpResponse<String> r = send(poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
+        HttpResponse<String> r =
+                send(poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "answered without holding");
         assertEquals("d1%02G%01d2%02G%02ns-1%01\n", r.body(), "changed keys only, tenant when not public");
         assertEquals("no-cache", r.headers().firstValue("Pragma").orElse(null));
-        assertEquals("no-cache,no-store", r.headers().firstValue("Cache-Control").orElse(null));
+        assertEquals(
+                "no-cache,no-store", r.headers().firstValue("Cache-Control").orElse(null));
     }
 
     @Test
@@ -99,31 +116,44 @@ class LongPollIT {
         ServerProcess p = server();
         publish(p, "d1", "G", "", "v2");
         String listening = "d1" + B + "G" + B + md5("v1") + A;
-        HttpResponse<String> fast = send(poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
+        HttpResponse<String> fast =
+                send(poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
         // a parameter the route ignores takes the poll past the fast path to the route
-        HttpRequest viaRouteRequest = poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5));
+        HttpRequest viaRouteRequest =
+                poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5));
         HttpResponse<String> viaRoute = send(HttpRequest.newBuilder(viaRouteRequest, (n, v) -> true)
-                .uri(URI.create("http://" + p.httpAddress() + LISTENER + "?extra=1")).build());
+                .uri(URI.create("http://" + p.httpAddress() + LISTENER + "?extra=1"))
+                .build());
         assertEquals(List.of(200, "d1%02G%01\n"), List.of(fast.statusCode(), fast.body()));
         assertEquals(List.of(viaRoute.statusCode(), viaRoute.body()), List.of(fast.statusCode(), fast.body()));
         for (String h : new String[] {"Content-Type", "Pragma", "Cache-Control"}) {
             assertEquals(viaRoute.headers().allValues(h), fast.headers().allValues(h), h);
         }
         // a malformed poll is the route's, which names the problem
-        HttpResponse<String> bad = send(poll(p, "d1" + B + "G" + A, Map.of("Long-Pulling-Timeout", "30000"),
-                Duration.ofSeconds(5)));
+        HttpResponse<String> bad =
+                send(poll(p, "d1" + B + "G" + A, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(5)));
         assertEquals(400, bad.statusCode(), bad.body());
         String metrics = Http.get(p.httpAddress(), "/metrics").body();
-        assertTrue(java.util.regex.Pattern.compile("(?m)^http_server_requests_seconds_count\\{method=\"POST\",route=\""
-                + LISTENER + "\",status=\"200\"} 2(\\.0)?$").matcher(metrics).find(), "both polls counted: " + metrics);
+        assertTrue(
+                java.util.regex.Pattern.compile("(?m)^http_server_requests_seconds_count\\{method=\"POST\",route=\""
+                                + LISTENER + "\",status=\"200\"} 2(\\.0)?$")
+                        .matcher(metrics)
+                        .find(),
+                "both polls counted: " + metrics);
     }
 
     @Test
     void shortPollingWithoutTheTimeoutHeaderAnswersAtOnce() throws Exception {
         ServerProcess p = server();
         publish(p, "d", "G", "", "v");
-        assertEquals("", send(poll(p, "d" + B + "G" + B + md5("v") + A, Map.of(), Duration.ofSeconds(5))).body());
-        assertEquals("d%02G%01\n", send(poll(p, "d" + B + "G" + B + md5("old") + A, Map.of(), Duration.ofSeconds(5))).body());
+        assertEquals(
+                "",
+                send(poll(p, "d" + B + "G" + B + md5("v") + A, Map.of(), Duration.ofSeconds(5)))
+                        .body());
+        assertEquals(
+                "d%02G%01\n",
+                send(poll(p, "d" + B + "G" + B + md5("old") + A, Map.of(), Duration.ofSeconds(5)))
+                        .body());
     }
 
     @Test
@@ -131,8 +161,12 @@ class LongPollIT {
         ServerProcess p = server();
         publish(p, "watched", "G", "", "v1");
         CompletableFuture<HttpResponse<String>> held = client.sendAsync(
-                poll(p, "watched" + B + "G" + B + md5("v1") + A, Map.of("Long-Pulling-Timeout", "30000"),
-                        Duration.ofSeconds(40)), HttpResponse.BodyHandlers.ofString());
+                poll(
+                        p,
+                        "watched" + B + "G" + B + md5("v1") + A,
+                        Map.of("Long-Pulling-Timeout", "30000"),
+                        Duration.ofSeconds(40)),
+                HttpResponse.BodyHandlers.ofString());
         Await.until(Duration.ofSeconds(10), "the poll to be held", () -> held(p) == 1);
         assertFalse(held.isDone(), "held, not answered");
         publish(p, "watched", "G", "", "v2");
@@ -147,8 +181,11 @@ class LongPollIT {
         ServerProcess p = server();
         publish(p, "quiet", "G", "", "v");
         long start = System.nanoTime();
-        HttpResponse<String> r = send(poll(p, "quiet" + B + "G" + B + md5("v") + A,
-                Map.of("Long-Pulling-Timeout", "10000"), Duration.ofSeconds(20)));
+        HttpResponse<String> r = send(poll(
+                p,
+                "quiet" + B + "G" + B + md5("v") + A,
+                Map.of("Long-Pulling-Timeout", "10000"),
+                Duration.ofSeconds(20)));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(200, r.statusCode());
         assertEquals("", r.body(), "nothing changed");
@@ -162,8 +199,11 @@ class LongPollIT {
         ServerProcess p = server();
         publish(p, "d", "G", "", "v");
         long start = System.nanoTime();
-        HttpResponse<String> r = send(poll(p, "d" + B + "G" + B + md5("v") + A,
-                Map.of("Long-Pulling-Timeout", "30000", "Long-Pulling-Timeout-No-Hangup", "true"), Duration.ofSeconds(5)));
+        HttpResponse<String> r = send(poll(
+                p,
+                "d" + B + "G" + B + md5("v") + A,
+                Map.of("Long-Pulling-Timeout", "30000", "Long-Pulling-Timeout-No-Hangup", "true"),
+                Duration.ofSeconds(5)));
         assertEquals(200, r.statusCode());
         assertEquals("", r.body());
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "not held");
@@ -173,7 +213,8 @@ class LongPollIT {
     void aMissingConfigListenedWithAnEmptyMd5IsNotAChange() throws Exception {
         ServerProcess p = server();
         String listening = "absent" + B + "G" + B + A;
-        assertEquals("", send(poll(p, listening, Map.of(), Duration.ofSeconds(5))).body(), "short poll: no change");
+        assertEquals(
+                "", send(poll(p, listening, Map.of(), Duration.ofSeconds(5))).body(), "short poll: no change");
         CompletableFuture<HttpResponse<String>> held = client.sendAsync(
                 poll(p, listening, Map.of("Long-Pulling-Timeout", "30000"), Duration.ofSeconds(40)),
                 HttpResponse.BodyHandlers.ofString());
@@ -189,13 +230,21 @@ class LongPollIT {
         ServerProcess p = server();
         String ok = "d" + B + "G" + B + A;
         List<Bad> cases = List.of(
-                new Bad("missing Listening-Configs", null, Map.of("Long-Pulling-Timeout", "30000"), "Listening-Configs"),
+                new Bad(
+                        "missing Listening-Configs",
+                        null,
+                        Map.of("Long-Pulling-Timeout", "30000"),
+                        "Listening-Configs"),
                 new Bad("only separators", A + A, Map.of(), "Listening-Configs"),
                 new Bad("entry with two fields", "d" + B + "G" + A, Map.of(), "fields"),
                 new Bad("entry with five fields", "d" + B + "G" + B + "m" + B + "t" + B + "x" + A, Map.of(), "fields"),
                 new Bad("illegal dataId", "a/b" + B + "G" + B + A, Map.of(), "dataId"),
                 new Bad("illegal group", "d" + B + "g g" + B + A, Map.of(), "group"),
-                new Bad("bad escape after the second decoding", "d%zz" + B + "G" + B + A, Map.of(), "Listening-Configs"),
+                new Bad(
+                        "bad escape after the second decoding",
+                        "d%zz" + B + "G" + B + A,
+                        Map.of(),
+                        "Listening-Configs"),
                 new Bad("non-numeric timeout", ok, Map.of("Long-Pulling-Timeout", "soon"), "Long-Pulling-Timeout"),
                 new Bad("negative timeout", ok, Map.of("Long-Pulling-Timeout", "-1"), "Long-Pulling-Timeout"));
         for (Bad c : cases) {
@@ -212,7 +261,9 @@ class LongPollIT {
         assertTrue(r.body().contains("3000"), r.body());
 
         HttpResponse<String> get = send(HttpRequest.newBuilder(URI.create("http://" + p.httpAddress() + LISTENER))
-                .timeout(Duration.ofSeconds(5)).GET().build());
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build());
         assertEquals(405, get.statusCode(), "GET is not a listener method");
         assertEquals(0, held(p), "no bad request was held");
     }
@@ -224,7 +275,10 @@ class LongPollIT {
         int n = 2_000;
         // Held for 119.5 s: on a loaded 2-core machine connecting 2,000 polls can take longer than
         // the client's usual 30 s, and the first ones must still be held when the last arrive.
-        HttpRequest request = poll(p, "hot" + B + "G" + B + md5("v1") + A, Map.of("Long-Pulling-Timeout", "120000"),
+        HttpRequest request = poll(
+                p,
+                "hot" + B + "G" + B + md5("v1") + A,
+                Map.of("Long-Pulling-Timeout", "120000"),
                 Duration.ofSeconds(150));
         List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
         // in waves: 2,000 simultaneous connects would overflow the listen backlog, and the SYN
@@ -235,7 +289,9 @@ class LongPollIT {
                 polls.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
             }
             int expected = sent;
-            Await.until(Duration.ofSeconds(30), expected + " polls held (failed: " + failed(polls) + ")",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    expected + " polls held (failed: " + failed(polls) + ")",
                     () -> held(p) == expected);
         }
         assertTrue(polls.stream().noneMatch(CompletableFuture::isDone), "all held, none answered");

@@ -36,12 +36,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class NacosClientClusterIT {
     /** How long a listener may take to hear a change, failover included (the client waits 2 s after a failed poll). */
     private static final Duration HEAR = Duration.ofSeconds(30);
+
     static {
         NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
+
     private final List<AutoCloseable> clients = new ArrayList<>();
 
     @AfterEach
@@ -50,7 +52,6 @@ class NacosClientClusterIT {
             c.close();
         }
     }
-
 
     static String serverAddr(List<ServerProcess> nodes) {
         return nodes.stream().map(ServerProcess::httpAddress).collect(Collectors.joining(","));
@@ -106,7 +107,9 @@ class NacosClientClusterIT {
     }
 
     private static int held(ServerProcess p) throws Exception {
-        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners").get("held").asInt();
+        return Http.json(p.httpAddress(), "/lodestar/v1/config/listeners")
+                .get("held")
+                .asInt();
     }
 
     @Test
@@ -149,15 +152,20 @@ class NacosClientClusterIT {
         assertEquals("during: 2", listening.getConfig("cluster.yaml", "DEFAULT_GROUP", 3000));
 
         cluster.start(victim);
-        assertEquals("during: 2", StandaloneServerIT.read(victim, "cluster.yaml").body(), "the restarted node caught up");
+        assertEquals(
+                "during: 2", StandaloneServerIT.read(victim, "cluster.yaml").body(), "the restarted node caught up");
         refused += publishUntilAccepted(publisher, "cluster.yaml", "after: 1");
         awaitHeard(heard, "after: 1", HEAR);
         assertEquals("after: 1", listening.getConfig("cluster.yaml", "DEFAULT_GROUP", 3000));
         for (ServerProcess p : nodes) {
-            Await.until(Duration.ofSeconds(10), "after: 1 on " + p.httpAddress(),
-                    () -> "after: 1".equals(StandaloneServerIT.read(p, "cluster.yaml").body()));
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "after: 1 on " + p.httpAddress(),
+                    () -> "after: 1"
+                            .equals(StandaloneServerIT.read(p, "cluster.yaml").body()));
         }
-        System.out.println("killed " + victim.httpAddress() + " (held the listener's poll); publishes refused meanwhile: " + refused);
+        System.out.println("killed " + victim.httpAddress()
+                + " (held the listener's poll); publishes refused meanwhile: " + refused);
     }
 
     private static Set<String> endpoints(List<Instance> instances) {
@@ -166,7 +174,8 @@ class NacosClientClusterIT {
 
     @Test
     void namingServiceWithEveryNodeRegistersAndDiscoversWhileANodeIsKilledAndRestarted() throws Exception {
-        Assumptions.assumeTrue(NamingApi.present(),
+        Assumptions.assumeTrue(
+                NamingApi.present(),
                 "POST /nacos/v1/ns/instance answers 404: the naming HTTP API is not in this build yet");
         List<ServerProcess> nodes = cluster.start(3);
         String addr = serverAddr(nodes);
@@ -190,22 +199,35 @@ class NacosClientClusterIT {
         Instance shortLived = new Instance();
         shortLived.setIp("127.1.0.1");
         shortLived.setPort(8080);
-        shortLived.setMetadata(java.util.Map.of("preserved.heart.beat.interval", "1000",
-                "preserved.heart.beat.timeout", "3000", "preserved.ip.delete.timeout", "6000"));
+        shortLived.setMetadata(java.util.Map.of(
+                "preserved.heart.beat.interval",
+                "1000",
+                "preserved.heart.beat.timeout",
+                "3000",
+                "preserved.ip.delete.timeout",
+                "6000"));
         provider.registerInstance("orders", shortLived);
         provider.registerInstance("orders", "127.1.0.2", 8080);
-        Await.until(HEAR, "both instances discovered",
+        Await.until(
+                HEAR,
+                "both instances discovered",
                 () -> endpoints(consumer.getAllInstances("orders")).equals(Set.of("127.1.0.1:8080", "127.1.0.2:8080")));
-        Await.until(HEAR, "the subscriber told of both",
+        Await.until(
+                HEAR,
+                "the subscriber told of both",
                 () -> lastEvent.get().equals(Set.of("127.1.0.1:8080", "127.1.0.2:8080")));
 
         ServerProcess victim = nodes.get(1);
         cluster.kill(victim);
         provider.registerInstance("orders", "127.1.0.3", 8080);
-        Await.until(HEAR, "an instance registered while a node is down is discovered",
+        Await.until(
+                HEAR,
+                "an instance registered while a node is down is discovered",
                 () -> endpoints(consumer.getAllInstances("orders")).contains("127.1.0.3:8080"));
         Await.until(HEAR, "the subscriber told of it", () -> lastEvent.get().contains("127.1.0.3:8080"));
-        Await.until(HEAR, "healthy instances are still served",
+        Await.until(
+                HEAR,
+                "healthy instances are still served",
                 () -> endpoints(consumer.selectInstances("orders", true)).size() == 3);
 
         cluster.start(victim);
@@ -213,19 +235,28 @@ class NacosClientClusterIT {
         Set<String> remaining = Set.of("127.1.0.2:8080", "127.1.0.3:8080");
         // every node serves the same list, the restarted one included (ephemeral instances replicate to it)
         for (ServerProcess p : nodes) {
-            Await.until(HEAR, "the list on " + p.httpAddress() + " without the deregistered instance",
+            Await.until(
+                    HEAR,
+                    "the list on " + p.httpAddress() + " without the deregistered instance",
                     () -> listedOn(p).equals(remaining));
         }
-        Await.until(HEAR, "a deregistered instance disappears from the client's view",
+        Await.until(
+                HEAR,
+                "a deregistered instance disappears from the client's view",
                 () -> endpoints(consumer.getAllInstances("orders")).equals(remaining));
-        Await.until(HEAR, "the subscriber told of the removal", () -> lastEvent.get().equals(remaining));
+        Await.until(
+                HEAR,
+                "the subscriber told of the removal",
+                () -> lastEvent.get().equals(remaining));
         assertNotNull(events.peek(), "the subscriber got events");
     }
 
     private static Set<String> listedOn(ServerProcess p) throws Exception {
         var list = Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=DEFAULT_GROUP%40%40orders");
         Set<String> hosts = new java.util.HashSet<>();
-        list.get("hosts").forEach(h -> hosts.add(h.get("ip").asText() + ":" + h.get("port").asInt()));
+        list.get("hosts")
+                .forEach(h ->
+                        hosts.add(h.get("ip").asText() + ":" + h.get("port").asInt()));
         return hosts;
     }
 }

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class NacosClientConfigIT {
     /** How long a listener may take to hear a publish; the client answers a change within about a second. */
     private static final long HEAR_S = 10;
+
     static {
         NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
+
     private final List<ConfigService> clients = new ArrayList<>();
 
     @AfterEach
@@ -39,7 +41,6 @@ class NacosClientConfigIT {
             c.shutDown();
         }
     }
-
 
     private ConfigService client(ServerProcess p, String namespace) throws Exception {
         Properties props = new Properties();

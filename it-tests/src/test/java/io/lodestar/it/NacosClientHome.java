@@ -22,7 +22,8 @@ final class NacosClientHome {
         }
         System.setProperty("JM.SNAPSHOT.PATH", DIR.toString());
         System.setProperty("JM.LOG.PATH", DIR.resolve("logs").toString());
-        System.setProperty("com.alibaba.nacos.naming.cache.dir", DIR.resolve("naming").toString());
+        System.setProperty(
+                "com.alibaba.nacos.naming.cache.dir", DIR.resolve("naming").toString());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LodestarCluster.deleteTree(DIR)));
     }
 

@@ -34,13 +34,16 @@ class NacosClientNamingIT {
      * of it at its next poll, every 10 s (cacheMillis); a push arrives in well under a second.
      */
     private static final Duration PUSHED_WITHIN = Duration.ofSeconds(3);
+
     private static final String NS = "/nacos/v1/ns";
+
     static {
         NacosClientHome.init(); // before any nacos-client class loads
     }
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
+
     private final List<NamingService> clients = new ArrayList<>();
 
     @AfterEach
@@ -49,7 +52,6 @@ class NacosClientNamingIT {
             c.shutDown();
         }
     }
-
 
     private ServerProcess server() {
         ServerProcess p = cluster.startStandalone("nacos-naming");
@@ -97,7 +99,8 @@ class NacosClientNamingIT {
 
         List<Instance> all = client.getAllInstances("orders", "G", false);
         assertEquals(List.of("127.0.0.1:8081", "127.0.0.2:8082"), addresses(all));
-        Instance second = all.stream().filter(i -> i.getPort() == 8082).findFirst().orElseThrow();
+        Instance second =
+                all.stream().filter(i -> i.getPort() == 8082).findFirst().orElseThrow();
         assertEquals("G@@orders", second.getServiceName());
         assertEquals("c1", second.getClusterName());
         assertEquals(2.5, second.getWeight());
@@ -120,9 +123,24 @@ class NacosClientNamingIT {
     void selectInstancesFiltersByHealth() throws Exception {
         ServerProcess p = server();
         // persistent instances keep the health they are given where no probe runs (checker NONE)
-        assertEquals(200, Http.postForm(p.httpAddress(), NS + "/service", params("serviceName", "G@@pay")).status());
-        assertEquals(200, Http.send(p.httpAddress(), "PUT", NS + "/cluster", params("serviceName", "G@@pay",
-                "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}")).status());
+        assertEquals(
+                200,
+                Http.postForm(p.httpAddress(), NS + "/service", params("serviceName", "G@@pay"))
+                        .status());
+        assertEquals(
+                200,
+                Http.send(
+                                p.httpAddress(),
+                                "PUT",
+                                NS + "/cluster",
+                                params(
+                                        "serviceName",
+                                        "G@@pay",
+                                        "clusterName",
+                                        "DEFAULT",
+                                        "healthChecker",
+                                        "{\"type\":\"NONE\"}"))
+                        .status());
         NamingService client = client(p);
         Instance up = instance("127.0.1.1", 80, 1, "DEFAULT");
         up.setEphemeral(false);
@@ -134,7 +152,8 @@ class NacosClientNamingIT {
 
         assertEquals(List.of("127.0.1.1:80"), addresses(client.selectInstances("pay", "G", true, false)));
         assertEquals(List.of("127.0.1.2:80"), addresses(client.selectInstances("pay", "G", false, false)));
-        assertEquals("127.0.1.1", client.selectOneHealthyInstance("pay", "G", false).getIp());
+        assertEquals(
+                "127.0.1.1", client.selectOneHealthyInstance("pay", "G", false).getIp());
         assertFalse(client.getAllInstances("pay", "G", false).stream().anyMatch(Instance::isEphemeral));
     }
 
@@ -169,7 +188,9 @@ class NacosClientNamingIT {
      * arrives is, rightly, not counted as acknowledged.
      */
     private static void awaitPushAcks(ServerProcess p, int count) throws Exception {
-        Await.until(Duration.ofSeconds(5), count + " push acks from the client",
+        Await.until(
+                Duration.ofSeconds(5),
+                count + " push acks from the client",
                 () -> metrics(p).get("udpPushAckCount").asInt() >= count);
     }
 
@@ -198,8 +219,10 @@ class NacosClientNamingIT {
         client.registerInstance("zoned", "G", instance("127.0.3.2", 1, 1, "c2"));
 
         assertEquals(List.of("127.0.3.1:1"), addresses(client.getAllInstances("zoned", "G", List.of("c1"), false)));
-        assertEquals(List.of("127.0.3.2:1"), addresses(client.selectInstances("zoned", "G", List.of("c2"), true, false)));
-        assertEquals(List.of("127.0.3.1:1", "127.0.3.2:1"),
+        assertEquals(
+                List.of("127.0.3.2:1"), addresses(client.selectInstances("zoned", "G", List.of("c2"), true, false)));
+        assertEquals(
+                List.of("127.0.3.1:1", "127.0.3.2:1"),
                 addresses(client.getAllInstances("zoned", "G", List.of("c1", "c2"), false)));
 
         NamingService watcher = client(p);
@@ -211,8 +234,10 @@ class NacosClientNamingIT {
         });
         client.registerInstance("zoned", "G", instance("127.0.3.3", 1, 1, "c1"));
         expectHeard(heard, List.of("127.0.3.1:1", "127.0.3.3:1"));
-        assertEquals(List.of("127.0.3.1:1", "127.0.3.3:1"),
-                addresses(watcher.getAllInstances("zoned", "G", List.of("c1"))), "the subscriber's cache");
+        assertEquals(
+                List.of("127.0.3.1:1", "127.0.3.3:1"),
+                addresses(watcher.getAllInstances("zoned", "G", List.of("c1"))),
+                "the subscriber's cache");
     }
 
     @Test
@@ -222,7 +247,9 @@ class NacosClientNamingIT {
         client.registerInstance("weighted", "G", instance("127.0.4.1", 1, 1, "DEFAULT"));
         client.registerInstance("weighted", "G", instance("127.0.4.9", 9, 9, "DEFAULT"));
         NamingService selector = client(p);
-        Await.until(Duration.ofSeconds(10), "both instances in the selector's cache",
+        Await.until(
+                Duration.ofSeconds(10),
+                "both instances in the selector's cache",
                 () -> selector.getAllInstances("weighted", "G").size() == 2);
 
         int draws = 2000;
@@ -244,19 +271,27 @@ class NacosClientNamingIT {
         NamingService leaves = client(p);
         stays.registerInstance("expiring", "G", "127.0.5.1", 1);
         leaves.registerInstance("expiring", "G", "127.0.5.2", 2);
-        assertEquals(List.of("127.0.5.1:1", "127.0.5.2:2"), addresses(stays.selectInstances("expiring", "G", true, false)));
+        assertEquals(
+                List.of("127.0.5.1:1", "127.0.5.2:2"), addresses(stays.selectInstances("expiring", "G", true, false)));
 
         clients.remove(leaves);
         leaves.shutDown(); // stops its beats; it does not deregister
         long stopped = System.nanoTime();
         // unhealthy 15 s after the last beat, checked every 5 s; removed after 30 s
-        Await.until(Duration.ofSeconds(30), "127.0.5.2 unhealthy", () -> stays.getAllInstances("expiring", "G", false)
-                .stream().anyMatch(i -> i.getPort() == 2 && !i.isHealthy()));
-        assertEquals(List.of("127.0.5.1:1"), addresses(stays.selectInstances("expiring", "G", true, false)),
+        Await.until(
+                Duration.ofSeconds(30),
+                "127.0.5.2 unhealthy",
+                () -> stays.getAllInstances("expiring", "G", false).stream()
+                        .anyMatch(i -> i.getPort() == 2 && !i.isHealthy()));
+        assertEquals(
+                List.of("127.0.5.1:1"),
+                addresses(stays.selectInstances("expiring", "G", true, false)),
                 "the beating instance stays healthy");
         Duration left = Duration.ofSeconds(45).minusNanos(System.nanoTime() - stopped);
-        Await.until(left, "127.0.5.2 removed", () ->
-                addresses(stays.getAllInstances("expiring", "G", false)).equals(List.of("127.0.5.1:1")));
+        Await.until(
+                left,
+                "127.0.5.2 removed",
+                () -> addresses(stays.getAllInstances("expiring", "G", false)).equals(List.of("127.0.5.1:1")));
     }
 
     @Test
@@ -283,7 +318,9 @@ class NacosClientNamingIT {
         assertEquals("primary", kept.getMetadata().get("role"));
         // the ephemeral one died with the old process; the client's next beats learn that (code
         // 20404) and register it again
-        Await.until(Duration.ofSeconds(30), "127.0.6.2 registered again by its client", () ->
-                addresses(client.getAllInstances("web", "G", false)).equals(List.of("127.0.6.2:8080")));
+        Await.until(
+                Duration.ofSeconds(30),
+                "127.0.6.2 registered again by its client",
+                () -> addresses(client.getAllInstances("web", "G", false)).equals(List.of("127.0.6.2:8080")));
     }
 }

@@ -33,36 +33,67 @@ class NamespaceIT {
         ServerProcess p = cluster.startStandalone("ns");
         String a = p.httpAddress();
 
-        assertEquals(json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 0) + "]}"),
-                Http.json(a, PATH), "a fresh server lists only the public namespace");
+        assertEquals(
+                json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 0) + "]}"),
+                Http.json(a, PATH),
+                "a fresh server lists only the public namespace");
 
         assertEquals("true", create(a, "dev", "Development", "for devs").body());
         Http.Response dup = create(a, "dev", "Other", "other");
         assertEquals(200, dup.status());
         assertEquals("false", dup.body(), "a duplicate id answers false");
-        assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "app.yaml", "group", "DEFAULT_GROUP",
-                "content", "port: 1", "tenant", "dev")).body());
-        assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "root.yaml", "group", "DEFAULT_GROUP",
-                "content", "x")).body());
+        assertEquals(
+                "true",
+                Http.postForm(
+                                a,
+                                CONFIGS,
+                                params(
+                                        "dataId",
+                                        "app.yaml",
+                                        "group",
+                                        "DEFAULT_GROUP",
+                                        "content",
+                                        "port: 1",
+                                        "tenant",
+                                        "dev"))
+                        .body());
+        assertEquals(
+                "true",
+                Http.postForm(a, CONFIGS, params("dataId", "root.yaml", "group", "DEFAULT_GROUP", "content", "x"))
+                        .body());
 
-        assertEquals(json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 1) + ","
+        assertEquals(
+                json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 1) + ","
                         + "{\"namespace\":\"dev\",\"namespaceShowName\":\"Development\",\"namespaceDesc\":\"for devs\","
                         + "\"quota\":200,\"configCount\":1,\"type\":2}]}"),
-                Http.json(a, PATH), "the config published with tenant=dev counts in dev only (the duplicate changed nothing)");
+                Http.json(a, PATH),
+                "the config published with tenant=dev counts in dev only (the duplicate changed nothing)");
 
-        assertEquals(json("{\"namespace\":\"dev\",\"namespaceShowName\":\"Development\",\"namespaceDesc\":\"for devs\","
-                + "\"quota\":200,\"configCount\":1,\"type\":2}"), Http.json(a, PATH + "?show=all&namespaceId=dev"));
-        assertEquals(json(publicEntry("Public", 1)), Http.json(a, PATH + "?show=all&namespaceId="),
+        assertEquals(
+                json("{\"namespace\":\"dev\",\"namespaceShowName\":\"Development\",\"namespaceDesc\":\"for devs\","
+                        + "\"quota\":200,\"configCount\":1,\"type\":2}"),
+                Http.json(a, PATH + "?show=all&namespaceId=dev"));
+        assertEquals(
+                json(publicEntry("Public", 1)),
+                Http.json(a, PATH + "?show=all&namespaceId="),
                 "the public detail (Nacos capitalises its name there)");
         Http.Response unknown = Http.get(a, PATH + "?show=all&namespaceId=nope");
         assertEquals(404, unknown.status(), unknown.body());
         assertTrue(unknown.body().contains("nope"), unknown.body());
 
-        assertEquals("true", Http.get(a, PATH + "?checkNamespaceIdExist=true&customNamespaceId=dev").body());
-        assertEquals("false", Http.get(a, PATH + "?checkNamespaceIdExist=true&customNamespaceId=nope").body());
+        assertEquals(
+                "true",
+                Http.get(a, PATH + "?checkNamespaceIdExist=true&customNamespaceId=dev")
+                        .body());
+        assertEquals(
+                "false",
+                Http.get(a, PATH + "?checkNamespaceIdExist=true&customNamespaceId=nope")
+                        .body());
 
-        assertEquals("true", send(a, "PUT", PATH, params("namespace", "dev", "namespaceShowName", "Dev",
-                "namespaceDesc", "renamed")).body());
+        assertEquals(
+                "true",
+                send(a, "PUT", PATH, params("namespace", "dev", "namespaceShowName", "Dev", "namespaceDesc", "renamed"))
+                        .body());
         JsonNode detail = Http.json(a, PATH + "?show=all&namespaceId=dev");
         assertEquals("Dev", detail.get("namespaceShowName").asText());
         assertEquals("renamed", detail.get("namespaceDesc").asText());
@@ -82,15 +113,22 @@ class NamespaceIT {
         ServerProcess p = cluster.startStandalone("ns-delete");
         String a = p.httpAddress();
         assertEquals("true", create(a, "prod", "Production", null).body());
-        assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "db.yaml", "group", "G",
-                "content", "url: x", "tenant", "prod")).body());
+        assertEquals(
+                "true",
+                Http.postForm(
+                                a,
+                                CONFIGS,
+                                params("dataId", "db.yaml", "group", "G", "content", "url: x", "tenant", "prod"))
+                        .body());
 
         Http.Response refused = Http.delete(a, PATH + "?namespaceId=prod");
         assertEquals(409, refused.status(), refused.body());
         assertTrue(refused.body().contains("1 config"), refused.body());
         assertEquals(200, Http.get(a, PATH + "?show=all&namespaceId=prod").status(), "still there");
 
-        assertEquals("true", Http.delete(a, CONFIGS + "?dataId=db.yaml&group=G&tenant=prod").body());
+        assertEquals(
+                "true",
+                Http.delete(a, CONFIGS + "?dataId=db.yaml&group=G&tenant=prod").body());
         Http.Response deleted = Http.delete(a, PATH + "?namespaceId=prod");
         assertEquals(200, deleted.status(), deleted.body());
         assertEquals("true", deleted.body());
@@ -100,36 +138,113 @@ class NamespaceIT {
         assertEquals("true", create(a, "prod", "Again", null).body(), "the id is free again");
     }
 
-    record Case(String why, String method, String pathAndQuery, Map<String, String> form, int status, String mentions) {}
+    record Case(
+            String why, String method, String pathAndQuery, Map<String, String> form, int status, String mentions) {}
 
     @Test
     void badRequestsAreRejectedWithAReasonAndWriteNothing() throws Exception {
         ServerProcess p = cluster.startStandalone("ns-bad");
         String a = p.httpAddress();
         assertEquals("true", create(a, "full", "Full", null).body());
-        assertEquals("true", Http.postForm(a, CONFIGS, params("dataId", "d", "group", "G", "content", "c",
-                "tenant", "full")).body());
+        assertEquals(
+                "true",
+                Http.postForm(a, CONFIGS, params("dataId", "d", "group", "G", "content", "c", "tenant", "full"))
+                        .body());
         Map<String, String> none = Map.of();
         List<Case> cases = List.of(
-                new Case("space in customNamespaceId", "POST", PATH, params("customNamespaceId", "a b", "namespaceName", "n"), 400, "customNamespaceId"),
-                new Case("dot in customNamespaceId", "POST", PATH, params("customNamespaceId", "a.b", "namespaceName", "n"), 400, "customNamespaceId"),
-                new Case("slash in customNamespaceId", "POST", PATH, params("customNamespaceId", "a/b", "namespaceName", "n"), 400, "customNamespaceId"),
-                new Case("customNamespaceId of 129", "POST", PATH, params("customNamespaceId", "i".repeat(129), "namespaceName", "n"), 400, "customNamespaceId"),
-                new Case("reserved customNamespaceId", "POST", PATH, params("customNamespaceId", "public", "namespaceName", "n"), 400, "customNamespaceId"),
-                new Case("missing namespaceName", "POST", PATH, params("customNamespaceId", "ok"), 400, "namespaceName"),
-                new Case("blank namespaceName", "POST", PATH, params("customNamespaceId", "ok", "namespaceName", "  "), 400, "namespaceName"),
-                new Case("'@' in namespaceName", "POST", PATH, params("customNamespaceId", "ok", "namespaceName", "a@b"), 400, "namespaceName"),
-                new Case("namespaceName of 129", "POST", PATH, params("customNamespaceId", "ok", "namespaceName", "n".repeat(129)), 400, "namespaceName"),
-                new Case("namespaceDesc of 257", "POST", PATH, params("customNamespaceId", "ok", "namespaceName", "n", "namespaceDesc", "d".repeat(257)), 400, "namespaceDesc"),
+                new Case(
+                        "space in customNamespaceId",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "a b", "namespaceName", "n"),
+                        400,
+                        "customNamespaceId"),
+                new Case(
+                        "dot in customNamespaceId",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "a.b", "namespaceName", "n"),
+                        400,
+                        "customNamespaceId"),
+                new Case(
+                        "slash in customNamespaceId",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "a/b", "namespaceName", "n"),
+                        400,
+                        "customNamespaceId"),
+                new Case(
+                        "customNamespaceId of 129",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "i".repeat(129), "namespaceName", "n"),
+                        400,
+                        "customNamespaceId"),
+                new Case(
+                        "reserved customNamespaceId",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "public", "namespaceName", "n"),
+                        400,
+                        "customNamespaceId"),
+                new Case(
+                        "missing namespaceName", "POST", PATH, params("customNamespaceId", "ok"), 400, "namespaceName"),
+                new Case(
+                        "blank namespaceName",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "ok", "namespaceName", "  "),
+                        400,
+                        "namespaceName"),
+                new Case(
+                        "'@' in namespaceName",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "ok", "namespaceName", "a@b"),
+                        400,
+                        "namespaceName"),
+                new Case(
+                        "namespaceName of 129",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "ok", "namespaceName", "n".repeat(129)),
+                        400,
+                        "namespaceName"),
+                new Case(
+                        "namespaceDesc of 257",
+                        "POST",
+                        PATH,
+                        params("customNamespaceId", "ok", "namespaceName", "n", "namespaceDesc", "d".repeat(257)),
+                        400,
+                        "namespaceDesc"),
                 new Case("delete without namespaceId", "DELETE", PATH, none, 400, "namespaceId"),
                 new Case("delete of the public namespace", "DELETE", PATH + "?namespaceId=", none, 400, "public"),
                 new Case("delete of 'public'", "DELETE", PATH + "?namespaceId=public", none, 400, "public"),
-                new Case("delete of a namespace holding configs", "DELETE", PATH + "?namespaceId=full", none, 409, "1 config"),
-                new Case("edit of the public namespace", "PUT", PATH, params("namespace", "", "namespaceShowName", "P"), 400, "public"),
+                new Case(
+                        "delete of a namespace holding configs",
+                        "DELETE",
+                        PATH + "?namespaceId=full",
+                        none,
+                        409,
+                        "1 config"),
+                new Case(
+                        "edit of the public namespace",
+                        "PUT",
+                        PATH,
+                        params("namespace", "", "namespaceShowName", "P"),
+                        400,
+                        "public"),
                 new Case("edit without namespace", "PUT", PATH, params("namespaceShowName", "P"), 400, "namespace"),
-                new Case("edit with a blank name", "PUT", PATH, params("namespace", "full", "namespaceShowName", " "), 400, "namespaceShowName"),
+                new Case(
+                        "edit with a blank name",
+                        "PUT",
+                        PATH,
+                        params("namespace", "full", "namespaceShowName", " "),
+                        400,
+                        "namespaceShowName"),
                 new Case("detail without namespaceId", "GET", PATH + "?show=all", none, 400, "namespaceId"),
-                new Case("wrong method", "PATCH", PATH, params("namespace", "full", "namespaceShowName", "P"), 405, ""));
+                new Case(
+                        "wrong method", "PATCH", PATH, params("namespace", "full", "namespaceShowName", "P"), 405, ""));
         long revision = ConfigBadInputIT.revision(p);
         for (Case c : cases) {
             Http.Response r = send(a, c.method, c.pathAndQuery, c.form);
@@ -137,7 +252,11 @@ class NamespaceIT {
             assertTrue(r.body().contains(c.mentions), c.why + " should name '" + c.mentions + "': " + r.body());
         }
         assertEquals(revision, ConfigBadInputIT.revision(p), "no bad request wrote anything");
-        assertEquals("Full", Http.json(a, PATH + "?show=all&namespaceId=full").get("namespaceShowName").asText());
+        assertEquals(
+                "Full",
+                Http.json(a, PATH + "?show=all&namespaceId=full")
+                        .get("namespaceShowName")
+                        .asText());
         assertEquals(2, Http.json(a, PATH).get("data").size(), "nothing was created");
     }
 
@@ -162,7 +281,8 @@ class NamespaceIT {
     private static Http.Response send(String address, String method, String pathAndQuery, Map<String, String> form)
             throws IOException, InterruptedException {
         String body = form.entrySet().stream()
-                .map(e -> Http.query(Map.of(e.getKey(), e.getValue()))).collect(Collectors.joining("&"));
+                .map(e -> Http.query(Map.of(e.getKey(), e.getValue())))
+                .collect(Collectors.joining("&"));
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + pathAndQuery))
                 .timeout(java.time.Duration.ofSeconds(15));
         if (form.isEmpty()) {

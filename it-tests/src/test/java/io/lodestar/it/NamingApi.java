@@ -34,7 +34,9 @@ final class NamingApi {
                     if (!probe.alive()) {
                         throw new AssertionError("probe node exited:\n" + probe.logText());
                     }
-                    return Http.get(probe.httpAddress(), "/nacos/v1/console/health/liveness").status() == 200;
+                    return Http.get(probe.httpAddress(), "/nacos/v1/console/health/liveness")
+                                    .status()
+                            == 200;
                 });
                 present = answersInstance(probe.httpAddress());
             } catch (IOException e) {
@@ -48,6 +50,8 @@ final class NamingApi {
     }
 
     static boolean answersInstance(String httpAddress) throws IOException {
-        return Http.postForm(httpAddress, "/nacos/v1/ns/instance", Http.params()).status() != 404;
+        return Http.postForm(httpAddress, "/nacos/v1/ns/instance", Http.params())
+                        .status()
+                != 404;
     }
 }

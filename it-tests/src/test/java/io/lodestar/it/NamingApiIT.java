@@ -60,13 +60,57 @@ class NamingApiIT {
     @Test
     void theInstanceListHasEveryFieldTheNacosClientReads() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "groupName", "G1", "ip", "127.0.0.1",
-                "port", "8080", "weight", "2", "clusterName", "c1", "metadata",
-                "{\"zone\":\"a\",\"preserved.heart.beat.interval\":\"3000\"}"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "orders", "groupName", "G1", "ip", "127.0.0.2",
-                "port", "8080", "clusterName", "c2", "metadata", "zone=b,tier=web"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "G1@@orders", "ip", "127.0.0.3", "port", "8080",
-                "clusterName", "c1", "enable", "false"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params(
+                        "serviceName",
+                        "G1@@orders",
+                        "groupName",
+                        "G1",
+                        "ip",
+                        "127.0.0.1",
+                        "port",
+                        "8080",
+                        "weight",
+                        "2",
+                        "clusterName",
+                        "c1",
+                        "metadata",
+                        "{\"zone\":\"a\",\"preserved.heart.beat.interval\":\"3000\"}"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params(
+                        "serviceName",
+                        "orders",
+                        "groupName",
+                        "G1",
+                        "ip",
+                        "127.0.0.2",
+                        "port",
+                        "8080",
+                        "clusterName",
+                        "c2",
+                        "metadata",
+                        "zone=b,tier=web"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params(
+                        "serviceName",
+                        "G1@@orders",
+                        "ip",
+                        "127.0.0.3",
+                        "port",
+                        "8080",
+                        "clusterName",
+                        "c1",
+                        "enable",
+                        "false"));
 
         JsonNode list = get(p, NS + "/instance/list", params("serviceName", "G1@@orders", "clusters", "c1,c2"));
         assertEquals("G1@@orders", list.get("name").asText(), "the grouped name");
@@ -74,7 +118,8 @@ class NamingApiIT {
         assertEquals("c1,c2", list.get("clusters").asText(), "clusters echoed as sent");
         assertEquals(10000, list.get("cacheMillis").asLong());
         assertTrue(list.get("lastRefTime").isIntegralNumber());
-        assertTrue(list.get("checksum").isTextual() && !list.get("checksum").asText().isEmpty());
+        assertTrue(list.get("checksum").isTextual()
+                && !list.get("checksum").asText().isEmpty());
         assertFalse(list.get("allIPs").asBoolean());
         assertFalse(list.get("reachProtectionThreshold").asBoolean());
         assertTrue(list.get("valid").asBoolean());
@@ -96,7 +141,8 @@ class NamingApiIT {
         assertEquals(30000, h.get("ipDeleteTimeout").asLong());
         assertEquals("web", host(list, "127.0.0.2").get("metadata").get("tier").asText(), "k=v metadata");
 
-        JsonNode c2 = get(p, NS + "/instance/list", params("serviceName", "orders", "groupName", "G1", "clusters", "c2"));
+        JsonNode c2 =
+                get(p, NS + "/instance/list", params("serviceName", "orders", "groupName", "G1", "clusters", "c2"));
         assertEquals("G1@@orders", c2.get("name").asText());
         assertEquals("c2", c2.get("clusters").asText());
         assertEquals(List.of("127.0.0.2"), ips(c2));
@@ -120,13 +166,25 @@ class NamingApiIT {
         ServerProcess p = server();
         // persistent instances keep the health they were given (no probe runs on a NONE cluster)
         ok(p, "POST", NS + "/service", params("serviceName", "pay", "protectThreshold", "0"));
-        ok(p, "PUT", NS + "/cluster", params("serviceName", "pay", "clusterName", "DEFAULT",
-                "healthChecker", "{\"type\":\"NONE\"}"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "127.0.1.1", "port", "1", "ephemeral", "false"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "pay", "ip", "127.0.1.2", "port", "1", "ephemeral", "false",
-                "healthy", "false"));
-        assertEquals(List.of("127.0.1.1", "127.0.1.2"), ips(get(p, NS + "/instance/list", params("serviceName", "pay"))));
-        assertEquals(List.of("127.0.1.1"),
+        ok(
+                p,
+                "PUT",
+                NS + "/cluster",
+                params("serviceName", "pay", "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params("serviceName", "pay", "ip", "127.0.1.1", "port", "1", "ephemeral", "false"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params("serviceName", "pay", "ip", "127.0.1.2", "port", "1", "ephemeral", "false", "healthy", "false"));
+        assertEquals(
+                List.of("127.0.1.1", "127.0.1.2"), ips(get(p, NS + "/instance/list", params("serviceName", "pay"))));
+        assertEquals(
+                List.of("127.0.1.1"),
                 ips(get(p, NS + "/instance/list", params("serviceName", "pay", "healthyOnly", "true"))));
         ok(p, "PUT", NS + "/service", params("serviceName", "pay", "protectThreshold", "0.6"));
         JsonNode reached = get(p, NS + "/instance/list", params("serviceName", "pay", "healthyOnly", "true"));
@@ -147,7 +205,11 @@ class NamingApiIT {
         Map<String, String> all = params("serviceName", "web");
         JsonNode first = get(p, list, all);
         assertEquals(first, get(p, list, all), "nothing changed in between");
-        assertEquals("DEFAULT", get(p, list, params("serviceName", "web", "clusters", "DEFAULT")).get("clusters").asText(),
+        assertEquals(
+                "DEFAULT",
+                get(p, list, params("serviceName", "web", "clusters", "DEFAULT"))
+                        .get("clusters")
+                        .asText(),
                 "the clusters asked for are echoed even where the same instances were listed for another query");
 
         ok(p, "POST", NS + "/instance", params("serviceName", "web", "ip", "127.0.2.2", "port", "80"));
@@ -161,16 +223,25 @@ class NamingApiIT {
 
         Map<String, String> db = params("serviceName", "db", "ip", "127.0.2.3", "port", "5432", "ephemeral", "false");
         ok(p, "POST", NS + "/instance", db);
-        ok(p, "PUT", NS + "/cluster", params("serviceName", "db", "clusterName", "DEFAULT",
-                "healthChecker", "{\"type\":\"NONE\"}"));
+        ok(
+                p,
+                "PUT",
+                NS + "/cluster",
+                params("serviceName", "db", "clusterName", "DEFAULT", "healthChecker", "{\"type\":\"NONE\"}"));
         Map<String, String> healthy = params("serviceName", "db", "healthyOnly", "true");
         assertEquals(List.of("127.0.2.3"), ips(get(p, list, healthy)));
-        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"),
-                "healthy", "false"));
+        ok(
+                p,
+                "PUT",
+                NS + "/health/instance",
+                with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"), "healthy", "false"));
         JsonNode unhealthy = get(p, list, healthy);
         assertTrue(unhealthy.get("reachProtectionThreshold").asBoolean(), "a health set by hand: " + unhealthy);
-        ok(p, "PUT", NS + "/health/instance", with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"),
-                "healthy", "true"));
+        ok(
+                p,
+                "PUT",
+                NS + "/health/instance",
+                with(params("serviceName", "db", "ip", "127.0.2.3", "port", "5432"), "healthy", "true"));
         assertFalse(get(p, list, healthy).get("reachProtectionThreshold").asBoolean(), "healthy again");
         ok(p, "PUT", NS + "/service", params("serviceName", "db", "protectThreshold", "1"));
         assertTrue(get(p, list, healthy).get("reachProtectionThreshold").asBoolean(), "a new protect threshold");
@@ -193,16 +264,25 @@ class NamingApiIT {
         assertEquals(Map.of("only", "this"), Http.JSON.convertValue(d.get("metadata"), Map.class));
         assertEquals(5.0, d.get("weight").asDouble(), "an unpatched field is kept");
         assertFalse(d.get("enabled").asBoolean());
-        assertEquals(0, get(p, NS + "/instance/list", params("serviceName", "cart")).get("hosts").size(),
+        assertEquals(
+                0,
+                get(p, NS + "/instance/list", params("serviceName", "cart"))
+                        .get("hosts")
+                        .size(),
                 "a disabled instance is not listed");
 
-        Http.Response missing = Http.send(p.httpAddress(), "PUT", NS + "/instance",
+        Http.Response missing = Http.send(
+                p.httpAddress(),
+                "PUT",
+                NS + "/instance",
                 params("serviceName", "cart", "ip", "127.0.2.9", "port", "9000"));
         assertEquals(404, missing.status(), "update of an unknown instance: " + missing.body());
 
         ok(p, "DELETE", NS + "/instance?" + Http.query(at), Map.of());
         ok(p, "DELETE", NS + "/instance?" + Http.query(at), Map.of());
-        assertEquals(404, Http.get(p.httpAddress(), NS + "/instance?" + Http.query(at)).status());
+        assertEquals(
+                404,
+                Http.get(p.httpAddress(), NS + "/instance?" + Http.query(at)).status());
     }
 
     private static Map<String, String> with(Map<String, String> base, String k, String v) {
@@ -214,17 +294,28 @@ class NamingApiIT {
     @Test
     void aLightBeatForAnUnknownInstanceAnswers20404AndAFullBeatRegistersIt() throws Exception {
         ServerProcess p = server();
-        String query = NS + "/instance/beat?" + Http.query(params("serviceName", "DEFAULT_GROUP@@beats",
-                "clusterName", "DEFAULT", "ip", "127.0.3.1", "port", "7000", "namespaceId", "public"));
+        String query = NS + "/instance/beat?"
+                + Http.query(params(
+                        "serviceName",
+                        "DEFAULT_GROUP@@beats",
+                        "clusterName",
+                        "DEFAULT",
+                        "ip",
+                        "127.0.3.1",
+                        "port",
+                        "7000",
+                        "namespaceId",
+                        "public"));
         Http.Response light = Http.send(p.httpAddress(), "PUT", query, Map.of());
         assertEquals(200, light.status(), light.body());
         JsonNode unknown = Http.JSON.readTree(light.body());
         assertEquals(20404, unknown.get("code").asInt(), light.body());
         assertEquals(5000, unknown.get("clientBeatInterval").asLong(), "the client always reads the interval");
 
-        String beat = "{\"cluster\":\"DEFAULT\",\"ip\":\"127.0.3.1\",\"metadata\":{\"preserved.heart.beat.interval\":\"2000\"},"
-                + "\"period\":2000,\"port\":7000,\"scheduled\":false,\"serviceName\":\"DEFAULT_GROUP@@beats\","
-                + "\"stopped\":false,\"weight\":3.0}";
+        String beat =
+                "{\"cluster\":\"DEFAULT\",\"ip\":\"127.0.3.1\",\"metadata\":{\"preserved.heart.beat.interval\":\"2000\"},"
+                        + "\"period\":2000,\"port\":7000,\"scheduled\":false,\"serviceName\":\"DEFAULT_GROUP@@beats\","
+                        + "\"stopped\":false,\"weight\":3.0}";
         Http.Response full = Http.send(p.httpAddress(), "PUT", query, params("beat", beat));
         JsonNode taken = Http.JSON.readTree(full.body());
         assertEquals(10200, taken.get("code").asInt(), full.body());
@@ -234,15 +325,29 @@ class NamingApiIT {
         assertNotNull(h, "registered again from the full beat");
         assertEquals(3.0, h.get("weight").asDouble());
 
-        JsonNode again = Http.JSON.readTree(Http.send(p.httpAddress(), "PUT", query, Map.of()).body());
+        JsonNode again = Http.JSON.readTree(
+                Http.send(p.httpAddress(), "PUT", query, Map.of()).body());
         assertEquals(10200, again.get("code").asInt(), "a light beat of a known instance");
     }
 
     @Test
     void servicesAreCreatedReadUpdatedListedAndDeletedOnlyWhenEmpty() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/service", params("serviceName", "inventory", "groupName", "G2", "protectThreshold", "0.25",
-                "metadata", "{\"owner\":\"team-a\"}", "selector", "{\"type\":\"label\",\"expression\":\"x\"}"));
+        ok(
+                p,
+                "POST",
+                NS + "/service",
+                params(
+                        "serviceName",
+                        "inventory",
+                        "groupName",
+                        "G2",
+                        "protectThreshold",
+                        "0.25",
+                        "metadata",
+                        "{\"owner\":\"team-a\"}",
+                        "selector",
+                        "{\"type\":\"label\",\"expression\":\"x\"}"));
         Http.Response dup = Http.send(p.httpAddress(), "POST", NS + "/service", params("serviceName", "G2@@inventory"));
         assertEquals(400, dup.status());
         assertTrue(dup.body().contains("already exists"), dup.body());
@@ -254,8 +359,11 @@ class NamingApiIT {
         assertEquals(0.25, s.get("protectThreshold").asDouble());
         assertEquals("team-a", s.get("metadata").get("owner").asText());
 
-        ok(p, "PUT", NS + "/service", params("serviceName", "G2@@inventory", "protectThreshold", "0.5",
-                "metadata", "owner=team-b"));
+        ok(
+                p,
+                "PUT",
+                NS + "/service",
+                params("serviceName", "G2@@inventory", "protectThreshold", "0.5", "metadata", "owner=team-b"));
         s = get(p, NS + "/service", params("serviceName", "G2@@inventory"));
         assertEquals(0.5, s.get("protectThreshold").asDouble());
         assertEquals("team-b", s.get("metadata").get("owner").asText());
@@ -264,11 +372,17 @@ class NamingApiIT {
         ok(p, "POST", NS + "/instance", params("serviceName", "G2@@accounts", "ip", "127.0.4.1", "port", "1"));
         JsonNode page = get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "2", "groupName", "G2"));
         assertEquals(3, page.get("count").asInt(), page.toString());
-        assertEquals(List.of("accounts", "billing"), Http.JSON.convertValue(page.get("doms"), List.class),
+        assertEquals(
+                List.of("accounts", "billing"),
+                Http.JSON.convertValue(page.get("doms"), List.class),
                 "sorted, without the group prefix");
         JsonNode second = get(p, NS + "/service/list", params("pageNo", "2", "pageSize", "2", "groupName", "G2"));
         assertEquals(List.of("inventory"), Http.JSON.convertValue(second.get("doms"), List.class));
-        assertEquals(0, get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "10")).get("count").asInt(),
+        assertEquals(
+                0,
+                get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "10"))
+                        .get("count")
+                        .asInt(),
                 "DEFAULT_GROUP has none");
 
         Http.Response notEmpty = Http.delete(p.httpAddress(), NS + "/service?serviceName=G2@@accounts");
@@ -280,8 +394,11 @@ class NamingApiIT {
         Http.Response gone = Http.delete(p.httpAddress(), NS + "/service?serviceName=inventory&groupName=G2");
         assertEquals(400, gone.status());
         assertEquals("caused: service G2@@inventory not found!", gone.body());
-        assertEquals(1, get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "10", "groupName", "G2"))
-                .get("count").asInt());
+        assertEquals(
+                1,
+                get(p, NS + "/service/list", params("pageNo", "1", "pageSize", "10", "groupName", "G2"))
+                        .get("count")
+                        .asInt());
     }
 
     @Test
@@ -293,12 +410,18 @@ class NamingApiIT {
         assertEquals(400, probed.status(), "the default TCP probe owns it: " + probed.body());
         assertTrue(probed.body().contains("TCP"), probed.body());
 
-        ok(p, "PUT", NS + "/cluster", params("serviceName", "db", "clusterName", "main",
-                "healthChecker", "{\"type\":\"NONE\"}"));
+        ok(
+                p,
+                "PUT",
+                NS + "/cluster",
+                params("serviceName", "db", "clusterName", "main", "healthChecker", "{\"type\":\"NONE\"}"));
         ok(p, "PUT", NS + "/health/instance", with(at, "healthy", "false"));
         assertFalse(get(p, NS + "/instance", at).get("healthy").asBoolean());
         JsonNode service = get(p, NS + "/service", params("serviceName", "db"));
-        assertEquals("NONE", service.get("clusters").get(0).get("healthChecker").get("type").asText(), service.toString());
+        assertEquals(
+                "NONE",
+                service.get("clusters").get(0).get("healthChecker").get("type").asText(),
+                service.toString());
         ok(p, "PUT", NS + "/health/instance", with(at, "healthy", "true"));
         assertTrue(get(p, NS + "/instance", at).get("healthy").asBoolean());
 
@@ -312,7 +435,11 @@ class NamingApiIT {
     void operatorEndpointsDescribeTheServerAndRefuseSwitchChanges() throws Exception {
         ServerProcess p = server();
         ok(p, "POST", NS + "/instance", params("serviceName", "m1", "ip", "127.0.6.1", "port", "1"));
-        ok(p, "POST", NS + "/instance", params("serviceName", "m2", "ip", "127.0.6.1", "port", "1", "ephemeral", "false"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params("serviceName", "m2", "ip", "127.0.6.1", "port", "1", "ephemeral", "false"));
         JsonNode metrics = Http.json(p.httpAddress(), NS + "/operator/metrics");
         assertEquals("UP", metrics.get("status").asText());
         assertEquals(2, metrics.get("serviceCount").asInt(), metrics.toString());
@@ -328,7 +455,10 @@ class NamingApiIT {
         JsonNode switches = Http.json(p.httpAddress(), NS + "/operator/switches");
         assertEquals(5000, switches.get("clientBeatInterval").asInt());
         assertTrue(switches.get("pushEnabled").asBoolean());
-        Http.Response put = Http.send(p.httpAddress(), "PUT", NS + "/operator/switches",
+        Http.Response put = Http.send(
+                p.httpAddress(),
+                "PUT",
+                NS + "/operator/switches",
                 params("entry", "clientBeatInterval", "value", "1000"));
         assertEquals(400, put.status());
         assertTrue(put.body().contains("read-only"), put.body());
@@ -337,18 +467,37 @@ class NamingApiIT {
     @Test
     void aUdpPushGoesToTheRequestsAddressWithTheSubscribersClustersAndIsAcknowledged() throws Exception {
         ServerProcess p = server();
-        ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.1", "port", "1",
-                "clusterName", "a"));
+        ok(
+                p,
+                "POST",
+                NS + "/instance",
+                params("serviceName", "G3@@push", "ip", "127.0.7.1", "port", "1", "clusterName", "a"));
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             // the reported clientIP names somebody else: the push must still come to this socket, and only here
-            JsonNode first = get(p, NS + "/instance/list", params("serviceName", "G3@@push", "clusters", "a",
-                    "udpPort", String.valueOf(client.getLocalPort()), "clientIP", "203.0.113.7"));
+            JsonNode first = get(
+                    p,
+                    NS + "/instance/list",
+                    params(
+                            "serviceName",
+                            "G3@@push",
+                            "clusters",
+                            "a",
+                            "udpPort",
+                            String.valueOf(client.getLocalPort()),
+                            "clientIP",
+                            "203.0.113.7"));
             assertEquals(1, first.get("hosts").size());
             long before = System.nanoTime();
-            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.2", "port", "1",
-                    "clusterName", "a"));
-            ok(p, "POST", NS + "/instance", params("serviceName", "G3@@push", "ip", "127.0.7.3", "port", "1",
-                    "clusterName", "b"));
+            ok(
+                    p,
+                    "POST",
+                    NS + "/instance",
+                    params("serviceName", "G3@@push", "ip", "127.0.7.2", "port", "1", "clusterName", "a"));
+            ok(
+                    p,
+                    "POST",
+                    NS + "/instance",
+                    params("serviceName", "G3@@push", "ip", "127.0.7.3", "port", "1", "clusterName", "b"));
 
             JsonNode data = null;
             JsonNode packet = null;
@@ -386,9 +535,16 @@ class NamingApiIT {
                 } catch (SocketTimeoutException e) {
                     // nothing more pushed
                 }
-                return Http.json(p.httpAddress(), NS + "/operator/metrics").get("udpPushAckCount").asInt() >= 1;
+                return Http.json(p.httpAddress(), NS + "/operator/metrics")
+                                .get("udpPushAckCount")
+                                .asInt()
+                        >= 1;
             });
-            assertEquals(1, Http.json(p.httpAddress(), NS + "/operator/metrics").get("subscribeCount").asInt());
+            assertEquals(
+                    1,
+                    Http.json(p.httpAddress(), NS + "/operator/metrics")
+                            .get("subscribeCount")
+                            .asInt());
         }
     }
 
@@ -396,13 +552,15 @@ class NamingApiIT {
     private static JsonNode decode(DatagramPacket d) throws Exception {
         byte[] raw = Arrays.copyOf(d.getData(), d.getLength());
         byte[] plain = raw.length > 2 && raw[0] == (byte) 0x1f && raw[1] == (byte) 0x8b
-                ? new GZIPInputStream(new ByteArrayInputStream(raw)).readAllBytes() : raw;
+                ? new GZIPInputStream(new ByteArrayInputStream(raw)).readAllBytes()
+                : raw;
         return Http.JSON.readTree(plain);
     }
 
     private static void ack(DatagramSocket client, JsonNode packet, InetSocketAddress to) throws Exception {
-        byte[] ack = ("{\"type\": \"push-ack\", \"lastRefTime\":\"" + packet.get("lastRefTime").asLong()
-                + "\", \"data\":\"\"}").getBytes(StandardCharsets.UTF_8);
+        byte[] ack = ("{\"type\": \"push-ack\", \"lastRefTime\":\""
+                        + packet.get("lastRefTime").asLong() + "\", \"data\":\"\"}")
+                .getBytes(StandardCharsets.UTF_8);
         client.send(new DatagramPacket(ack, ack.length, to));
     }
 
@@ -411,7 +569,8 @@ class NamingApiIT {
         ServerProcess p = server();
         String v2 = "/nacos/v2/ns/instance";
         Map<String, String> at = params("serviceName", "v2svc", "groupName", "G4", "ip", "127.0.8.1", "port", "80");
-        JsonNode reg = Http.JSON.readTree(Http.send(p.httpAddress(), "POST", v2, with(at, "weight", "4")).body());
+        JsonNode reg = Http.JSON.readTree(
+                Http.send(p.httpAddress(), "POST", v2, with(at, "weight", "4")).body());
         assertEquals(0, reg.get("code").asInt(), reg.toString());
         assertEquals("ok", reg.get("data").asText());
 
@@ -423,7 +582,8 @@ class NamingApiIT {
         assertEquals("G4@@v2svc", detail.get("data").get("serviceName").asText());
         assertEquals("127.0.8.1", detail.get("data").get("ip").asText());
 
-        JsonNode del = Http.JSON.readTree(Http.send(p.httpAddress(), "DELETE", v2 + "?" + Http.query(at), Map.of()).body());
+        JsonNode del = Http.JSON.readTree(Http.send(p.httpAddress(), "DELETE", v2 + "?" + Http.query(at), Map.of())
+                .body());
         assertEquals("ok", del.get("data").asText());
         Http.Response missing = Http.get(p.httpAddress(), v2 + "?" + Http.query(at));
         assertEquals(404, missing.status());

@@ -44,7 +44,9 @@ class NamingFaultsIT {
             // to the owner and, like node 0, gets the instance by the owner's replication)
             for (String s : services) {
                 for (ServerProcess survivor : List.of(nodes.get(0), nodes.get(1))) {
-                    Await.until(Duration.ofSeconds(20), s + " listed on " + survivor,
+                    Await.until(
+                            Duration.ofSeconds(20),
+                            s + " listed on " + survivor,
                             () -> ips(survivor, s).equals(Set.of("127.50.0.1")));
                 }
             }
@@ -62,10 +64,13 @@ class NamingFaultsIT {
         long stoppedAt = System.nanoTime();
         // the instance itself is gone once its delete timeout has passed on the survivor that owns it now
         for (String s : services) {
-            Await.until(Duration.ofSeconds(30), s + " to expire on both survivors",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    s + " to expire on both survivors",
                     () -> gone(nodes.get(0), s, "127.50.0.1") && gone(nodes.get(1), s, "127.50.0.1"));
         }
-        System.out.printf("instances expired %d ms after their client stopped (delete timeout 6000 ms)%n",
+        System.out.printf(
+                "instances expired %d ms after their client stopped (delete timeout 6000 ms)%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt));
     }
 
@@ -78,10 +83,15 @@ class NamingFaultsIT {
         ServerProcess majority = nodes.get(0);
         cluster.isolate(minority);
         try (Beater onMajority = new Beater(majority, List.of("split"), "127.60.0.1");
-             Beater onMinority = new Beater(minority, List.of("split"), "127.60.0.2")) {
-            Await.until(Duration.ofSeconds(30), "the majority side to serve its registration",
-                    () -> ips(majority, "split").contains("127.60.0.1") && ips(nodes.get(1), "split").contains("127.60.0.1"));
-            Await.until(Duration.ofSeconds(30), "the minority side to serve its registration",
+                Beater onMinority = new Beater(minority, List.of("split"), "127.60.0.2")) {
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the majority side to serve its registration",
+                    () -> ips(majority, "split").contains("127.60.0.1")
+                            && ips(nodes.get(1), "split").contains("127.60.0.1"));
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the minority side to serve its registration",
                     () -> ips(minority, "split").contains("127.60.0.2"));
             long healedAt = System.nanoTime();
             cluster.heal();
@@ -96,22 +106,28 @@ class NamingFaultsIT {
                     Set<String> listed = ips(p, "split");
                     String own = p == minority ? "127.60.0.2" : "127.60.0.1";
                     assertTrue(listed.contains(own), p + " stopped listing " + own + " after the heal: " + listed);
-                    assertTrue(agreedAt == 0 || listed.equals(both), p + " lost an instance after every node agreed: " + listed);
+                    assertTrue(
+                            agreedAt == 0 || listed.equals(both),
+                            p + " lost an instance after every node agreed: " + listed);
                     allAgree &= listed.equals(both);
                 }
                 if (allAgree && agreedAt == 0) {
                     agreedAt = System.nanoTime();
-                    System.out.printf("all nodes agree %d ms after the heal%n",
+                    System.out.printf(
+                            "all nodes agree %d ms after the heal%n",
                             TimeUnit.NANOSECONDS.toMillis(agreedAt - healedAt));
                 }
-                assertTrue(agreedAt != 0 || System.nanoTime() < deadline, "the nodes did not agree within 60 s of the heal");
+                assertTrue(
+                        agreedAt != 0 || System.nanoTime() < deadline,
+                        "the nodes did not agree within 60 s of the heal");
                 Thread.sleep(50); // the polling period of the watch
             }
         }
     }
 
     /** Services named so that {@code owner} owns them (Distro: CRC32 of the key over the sorted members). */
-    private static List<String> servicesOwnedBy(List<ServerProcess> nodes, ServerProcess owner, int count) throws Exception {
+    private static List<String> servicesOwnedBy(List<ServerProcess> nodes, ServerProcess owner, int count)
+            throws Exception {
         List<String> members = new ArrayList<>();
         for (JsonNode m : nodes.get(0).view().get("members")) {
             members.add(m.get("address").asText());
@@ -130,13 +146,18 @@ class NamingFaultsIT {
     }
 
     private static boolean gone(ServerProcess p, String service, String ip) throws Exception {
-        return Http.get(p.httpAddress(), "/nacos/v1/ns/instance?" + Http.query(params("serviceName", service,
-                "ip", ip, "port", "8080"))).status() == 404;
+        return Http.get(
+                                p.httpAddress(),
+                                "/nacos/v1/ns/instance?"
+                                        + Http.query(params("serviceName", service, "ip", ip, "port", "8080")))
+                        .status()
+                == 404;
     }
 
     private static Set<String> ips(ServerProcess p, String service) throws Exception {
         Set<String> ips = new TreeSet<>();
-        for (JsonNode h : Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + service).get("hosts")) {
+        for (JsonNode h : Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + service)
+                .get("hosts")) {
             ips.add(h.get("ip").asText());
         }
         return ips;
@@ -149,29 +170,44 @@ class NamingFaultsIT {
 
         Beater(ServerProcess node, List<String> services, String ip) throws Exception {
             for (String s : services) {
-                Http.Response r = Http.postForm(node.httpAddress(), "/nacos/v1/ns/instance",
+                Http.Response r = Http.postForm(
+                        node.httpAddress(),
+                        "/nacos/v1/ns/instance",
                         params("serviceName", s, "ip", ip, "port", "8080", "metadata", SHORT_LIVED));
                 assertEquals(200, r.status(), r.body());
             }
-            thread = new Thread(() -> {
-                while (running.get()) {
-                    for (String s : services) {
-                        String beat = "{\"ip\":\"" + ip + "\",\"port\":8080,\"serviceName\":\"DEFAULT_GROUP@@" + s
-                                + "\",\"cluster\":\"DEFAULT\",\"weight\":1.0,\"metadata\":" + SHORT_LIVED + "}";
-                        try {
-                            Http.send(node.httpAddress(), "PUT", "/nacos/v1/ns/instance/beat?" + Http.query(params(
-                                    "serviceName", "DEFAULT_GROUP@@" + s, "ip", ip, "port", "8080")), params("beat", beat));
-                        } catch (Exception e) {
-                            // a beat lost to the fault; the next one follows
+            thread = new Thread(
+                    () -> {
+                        while (running.get()) {
+                            for (String s : services) {
+                                String beat = "{\"ip\":\"" + ip + "\",\"port\":8080,\"serviceName\":\"DEFAULT_GROUP@@"
+                                        + s + "\",\"cluster\":\"DEFAULT\",\"weight\":1.0,\"metadata\":" + SHORT_LIVED
+                                        + "}";
+                                try {
+                                    Http.send(
+                                            node.httpAddress(),
+                                            "PUT",
+                                            "/nacos/v1/ns/instance/beat?"
+                                                    + Http.query(params(
+                                                            "serviceName",
+                                                            "DEFAULT_GROUP@@" + s,
+                                                            "ip",
+                                                            ip,
+                                                            "port",
+                                                            "8080")),
+                                            params("beat", beat));
+                                } catch (Exception e) {
+                                    // a beat lost to the fault; the next one follows
+                                }
+                            }
+                            try {
+                                Thread.sleep(500);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
                         }
-                    }
-                    try {
-                        Thread.sleep(500);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "beats-" + ip);
+                    },
+                    "beats-" + ip);
             thread.start();
         }
 

@@ -36,7 +36,8 @@ class NamingProbeAndDnsIT {
     void aPersistentInstanceLeavesDnsAnswersWhileItsPortIsClosedAndComesBackWhenItReopens() throws Exception {
         int dnsPort = FreePorts.take();
         ServerProcess p = cluster.startStandalone("probes", "--dns-port", String.valueOf(dnsPort));
-        try (ServerSocket steady = listen(0); ServerSocket flapping0 = listen(0)) {
+        try (ServerSocket steady = listen(0);
+                ServerSocket flapping0 = listen(0)) {
             ServerSocket flapping = flapping0;
             int flappingPort = flapping.getLocalPort();
             register(p, steady.getLocalPort());
@@ -44,23 +45,34 @@ class NamingProbeAndDnsIT {
             SimpleResolver dns = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), dnsPort));
             dns.setTimeout(Duration.ofSeconds(3));
             String name = "payments.DEFAULT_GROUP.public.lodestar.";
-            Await.until(Duration.ofSeconds(30), "both instances in the SRV answer",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "both instances in the SRV answer",
                     () -> srvPorts(dns, name).equals(Set.of(steady.getLocalPort(), flappingPort)));
 
             flapping.close();
             long closedAt = System.nanoTime();
             // probed every 5 s, unhealthy after 3 failures in a row
-            Await.until(Duration.ofSeconds(45), "the closed instance to turn unhealthy",
-                    () -> !healthy(p, flappingPort));
-            System.out.printf("instance marked unhealthy %d ms after its port closed%n",
+            Await.until(
+                    Duration.ofSeconds(45), "the closed instance to turn unhealthy", () -> !healthy(p, flappingPort));
+            System.out.printf(
+                    "instance marked unhealthy %d ms after its port closed%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closedAt));
             assertEquals(Set.of(steady.getLocalPort()), srvPorts(dns, name), "only the live instance is answered");
-            assertEquals(Rcode.NXDOMAIN, dns.send(query("unknown.DEFAULT_GROUP.public.lodestar.", Type.A)).getRcode());
+            assertEquals(
+                    Rcode.NXDOMAIN,
+                    dns.send(query("unknown.DEFAULT_GROUP.public.lodestar.", Type.A))
+                            .getRcode());
 
             flapping = listen(flappingPort);
             try {
-                Await.until(Duration.ofSeconds(30), "the reopened instance to turn healthy", () -> healthy(p, flappingPort));
-                Await.until(Duration.ofSeconds(10), "both instances answered again",
+                Await.until(
+                        Duration.ofSeconds(30),
+                        "the reopened instance to turn healthy",
+                        () -> healthy(p, flappingPort));
+                Await.until(
+                        Duration.ofSeconds(10),
+                        "both instances answered again",
                         () -> srvPorts(dns, name).equals(Set.of(steady.getLocalPort(), flappingPort)));
             } finally {
                 flapping.close();
@@ -76,13 +88,24 @@ class NamingProbeAndDnsIT {
     }
 
     private static void register(ServerProcess p, int port) throws Exception {
-        Http.Response r = Http.postForm(p.httpAddress(), "/nacos/v1/ns/instance", Http.params("serviceName", "payments",
-                "ip", "127.0.0.1", "port", String.valueOf(port), "ephemeral", "false"));
+        Http.Response r = Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/ns/instance",
+                Http.params(
+                        "serviceName",
+                        "payments",
+                        "ip",
+                        "127.0.0.1",
+                        "port",
+                        String.valueOf(port),
+                        "ephemeral",
+                        "false"));
         assertEquals(200, r.status(), r.body());
     }
 
     private static boolean healthy(ServerProcess p, int port) throws Exception {
-        JsonNode instance = Http.json(p.httpAddress(), "/nacos/v1/ns/instance?serviceName=payments&ip=127.0.0.1&port=" + port);
+        JsonNode instance =
+                Http.json(p.httpAddress(), "/nacos/v1/ns/instance?serviceName=payments&ip=127.0.0.1&port=" + port);
         return instance.get("healthy").asBoolean();
     }
 

@@ -50,15 +50,18 @@ final class NetworkLab implements AutoCloseable {
     static final int RAFT_PORT = 7848;
     /** Every subnet a lab takes, 10.77.X.0/24, lies in this network. */
     static final String NETWORK = "10.77.0.0/16";
+
     private static final String NS_PREFIX = "lodestar-it-";
     private static final Pattern OWNED_NS = Pattern.compile(Pattern.quote(NS_PREFIX) + "(\\d+)-(\\d+)-(\\w+)");
     /** Locally administered, owned by no interface of the lab: frames sent to it are lost. */
     private static final String NOBODY_MAC = "02:00:00:00:de:ad";
+
     private static final long PID = ProcessHandle.current().pid();
 
     private final int size;
     /** Active one-way cuts, as (from, to) node indexes. */
     private final Set<List<Integer>> cuts = new LinkedHashSet<>();
+
     private int subnet = -1;
 
     private NetworkLab(int size) {
@@ -81,9 +84,10 @@ final class NetworkLab implements AutoCloseable {
             lab.close();
             throw e;
         }
-        System.out.println("network lab 10.77." + lab.subnet + ".0/24: " + IntStream.range(0, size)
-                .mapToObj(i -> "node" + i + "=" + lab.address(i) + " (netns " + lab.namespace("n" + i) + ")")
-                .collect(Collectors.joining(", ")));
+        System.out.println("network lab 10.77." + lab.subnet + ".0/24: "
+                + IntStream.range(0, size)
+                        .mapToObj(i -> "node" + i + "=" + lab.address(i) + " (netns " + lab.namespace("n" + i) + ")")
+                        .collect(Collectors.joining(", ")));
         return lab;
     }
 
@@ -117,8 +121,18 @@ final class NetworkLab implements AutoCloseable {
         if (from == to) {
             throw new IllegalArgumentException("a node cannot be cut from itself");
         }
-        ip("-n", namespace("n" + from), "neigh", "replace", address(to), "lladdr", NOBODY_MAC,
-                "nud", "permanent", "dev", "eth0");
+        ip(
+                "-n",
+                namespace("n" + from),
+                "neigh",
+                "replace",
+                address(to),
+                "lladdr",
+                NOBODY_MAC,
+                "nud",
+                "permanent",
+                "dev",
+                "eth0");
         cuts.add(List.of(from, to));
     }
 
@@ -142,7 +156,10 @@ final class NetworkLab implements AutoCloseable {
 
     /** The active cuts, e.g. {@code [node0->node1]}. */
     String faults() {
-        return cuts.stream().map(c -> "node" + c.get(0) + "->node" + c.get(1)).toList().toString();
+        return cuts.stream()
+                .map(c -> "node" + c.get(0) + "->node" + c.get(1))
+                .toList()
+                .toString();
     }
 
     private void checkNode(int i) {
@@ -216,7 +233,8 @@ final class NetworkLab implements AutoCloseable {
                 continue;
             }
             long owner = Long.parseLong(m.group(1));
-            if (owner == PID || ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+            if (owner == PID
+                    || ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
                 continue;
             }
             System.out.println("network lab: removing " + name + ", left behind by test JVM " + owner);
@@ -233,7 +251,10 @@ final class NetworkLab implements AutoCloseable {
                 if (!pid.isBlank()) {
                     ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(h -> {
                         h.destroyForcibly();
-                        h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+                        h.onExit()
+                                .orTimeout(10, TimeUnit.SECONDS)
+                                .exceptionally(e -> null)
+                                .join();
                     });
                 }
             }
@@ -284,7 +305,9 @@ final class NetworkLab implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of("ip"));
         cmd.addAll(List.of(args));
         Result r = run(cmd.toArray(String[]::new));
-        if (r.exit() != 0 && !r.output().contains("No such file") && !r.output().contains("Cannot find device")
+        if (r.exit() != 0
+                && !r.output().contains("No such file")
+                && !r.output().contains("Cannot find device")
                 && !r.output().contains("does not exist")) {
             throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + r.exit() + "): " + r.output());
         }

@@ -90,35 +90,53 @@ class PartitionIT {
             // Right after the cut the minority still believes in its leader: it forwards the write,
             // which is never answered, so its outcome is unknown (504) - or no leader takes it (503).
             CompletableFuture<Attempt> first = attemptPublishAsync(minority, "minority-0");
-            long leaderLostMs = Await.firstTime(Duration.ofSeconds(15), minority + " notices it has no leader", isolatedAt,
-                    () -> minority.view().path("leader").isNull()).get();
+            long leaderLostMs = Await.firstTime(
+                            Duration.ofSeconds(15),
+                            minority + " notices it has no leader",
+                            isolatedAt,
+                            () -> minority.view().path("leader").isNull())
+                    .get();
             System.out.println(minority + " lost its leader " + leaderLostMs + " ms after the cut");
             Attempt a0 = await(first);
             System.out.println("publish to the minority sent right after the cut: " + a0.status() + " in " + a0.millis()
                     + " ms: " + a0.body());
             assertFailsWithinRequestTimeout(a0);
 
-            assertEquals(503, Http.get(minority.httpAddress(), "/nacos/v1/console/health/readiness").status(),
+            assertEquals(
+                    503,
+                    Http.get(minority.httpAddress(), "/nacos/v1/console/health/readiness")
+                            .status(),
                     "a node without a leader is not ready");
             Attempt a1 = attemptPublish(minority, "minority-1");
-            System.out.println("publish to the leaderless minority: " + a1.status() + " in " + a1.millis() + " ms: " + a1.body());
+            System.out.println(
+                    "publish to the leaderless minority: " + a1.status() + " in " + a1.millis() + " ms: " + a1.body());
             assertEquals(503, a1.status(), "a leaderless node refuses: nothing written " + a1);
             assertTrue(a1.body().contains("no leader"), "the body says why: " + a1.body());
             assertTrue(a1.millis() <= REQUEST_TIMEOUT_MS + MARGIN_MS, "answered in " + a1.millis() + " ms");
 
             int beforeCheck = load.acknowledgedCount();
-            Await.until(Duration.ofSeconds(20), "the majority keeps acknowledging publishes",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the majority keeps acknowledging publishes",
                     () -> load.acknowledgedCount() >= beforeCheck + 50);
-            assertEquals(leader, LodestarCluster.selfDeclaredLeader(majority), "the leader on the majority side kept leading");
+            assertEquals(
+                    leader,
+                    LodestarCluster.selfDeclaredLeader(majority),
+                    "the leader on the majority side kept leading");
 
             long healedAt = System.nanoTime();
             cluster.heal();
             Map<String, String> acknowledgedAtHeal = load.acknowledged();
-            CompletableFuture<Long> knowsLeader = Await.firstTime(Duration.ofSeconds(30), minority + " hears the leader",
-                    healedAt, () -> leader.raftAddress().equals(minority.view().path("leader").asText()));
+            CompletableFuture<Long> knowsLeader = Await.firstTime(
+                    Duration.ofSeconds(30),
+                    minority + " hears the leader",
+                    healedAt,
+                    () -> leader.raftAddress()
+                            .equals(minority.view().path("leader").asText()));
             ConfigApi.awaitServes(minority, acknowledgedAtHeal, Duration.ofSeconds(40));
-            System.out.println("after healing, " + minority + " heard the leader in " + knowsLeader.get() + " ms and served all "
-                    + acknowledgedAtHeal.size() + " publishes acknowledged until then in " + millisSince(healedAt) + " ms");
+            System.out.println("after healing, " + minority + " heard the leader in " + knowsLeader.get()
+                    + " ms and served all " + acknowledgedAtHeal.size() + " publishes acknowledged until then in "
+                    + millisSince(healedAt) + " ms");
             load.close();
             System.out.println("publishes through the majority: " + load.statusCounts());
 
@@ -141,43 +159,72 @@ class PartitionIT {
             long isolatedAt = System.nanoTime();
             cluster.isolate(oldLeader);
             System.out.println("isolated the leader " + oldLeader + " from " + majority);
-            CompletableFuture<Long> steppedDown = Await.firstTime(Duration.ofSeconds(20), oldLeader + " steps down", isolatedAt,
-                    () -> !oldLeader.raftAddress().equals(oldLeader.view().path("leader").asText()));
+            CompletableFuture<Long> steppedDown = Await.firstTime(
+                    Duration.ofSeconds(20),
+                    oldLeader + " steps down",
+                    isolatedAt,
+                    () -> !oldLeader
+                            .raftAddress()
+                            .equals(oldLeader.view().path("leader").asText()));
             // Sent while it still believes it leads: appended to its own log only, never committed.
             CompletableFuture<Attempt> alone = attemptPublishAsync(oldLeader, "taken-alone");
 
-            long electedMs = Await.firstTime(Duration.ofSeconds(20), "a new leader on the majority side", isolatedAt, () -> {
-                ServerProcess l = LodestarCluster.selfDeclaredLeader(majority);
-                return l != null && l.raftAddress().equals(majority.get(0).view().path("leader").asText())
-                        && l.raftAddress().equals(majority.get(1).view().path("leader").asText());
-            }).get();
-            Await.until(Duration.ofSeconds(20), "a publish sent after the cut is acknowledged",
+            long electedMs = Await.firstTime(
+                            Duration.ofSeconds(20), "a new leader on the majority side", isolatedAt, () -> {
+                                ServerProcess l = LodestarCluster.selfDeclaredLeader(majority);
+                                return l != null
+                                        && l.raftAddress()
+                                                .equals(majority.get(0)
+                                                        .view()
+                                                        .path("leader")
+                                                        .asText())
+                                        && l.raftAddress()
+                                                .equals(majority.get(1)
+                                                        .view()
+                                                        .path("leader")
+                                                        .asText());
+                            })
+                    .get();
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "a publish sent after the cut is acknowledged",
                     () -> load.firstAcknowledgedSentAfter(isolatedAt) != null);
             PublishLoad.Outcome resumed = load.firstAcknowledgedSentAfter(isolatedAt);
-            System.out.println("failover: the old leader stepped down " + steppedDown.get() + " ms after the cut, the majority"
+            System.out.println("failover: the old leader stepped down " + steppedDown.get()
+                    + " ms after the cut, the majority"
                     + " agreed on a new leader after " + electedMs + " ms, and the first publish sent after the cut was"
-                    + " acknowledged after " + TimeUnit.NANOSECONDS.toMillis(resumed.completedNanos() - isolatedAt) + " ms");
+                    + " acknowledged after " + TimeUnit.NANOSECONDS.toMillis(resumed.completedNanos() - isolatedAt)
+                    + " ms");
 
             Attempt a = await(alone);
-            System.out.println("publish to the isolated leader: " + a.status() + " in " + a.millis() + " ms: " + a.body());
+            System.out.println(
+                    "publish to the isolated leader: " + a.status() + " in " + a.millis() + " ms: " + a.body());
             assertFailsWithinRequestTimeout(a);
 
             int beforeCheck = load.acknowledgedCount();
-            Await.until(Duration.ofSeconds(20), "the majority keeps acknowledging publishes",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the majority keeps acknowledging publishes",
                     () -> load.acknowledgedCount() >= beforeCheck + 30);
 
             long healedAt = System.nanoTime();
             cluster.heal();
             ServerProcess newLeader = LodestarCluster.awaitLeader(majority, Duration.ofSeconds(10));
-            Await.until(Duration.ofSeconds(30), oldLeader + " follows " + newLeader,
-                    () -> newLeader.raftAddress().equals(oldLeader.view().path("leader").asText()));
+            Await.until(
+                    Duration.ofSeconds(30),
+                    oldLeader + " follows " + newLeader,
+                    () -> newLeader
+                            .raftAddress()
+                            .equals(oldLeader.view().path("leader").asText()));
             System.out.println(oldLeader + " follows the new leader " + millisSince(healedAt) + " ms after healing");
             load.close();
             System.out.println("publishes through the followers: " + load.statusCounts());
 
             assertConvergedWithEveryAcknowledgedPublish(nodes, load.acknowledged());
             for (ServerProcess p : nodes) {
-                assertEquals(404, ConfigApi.read(p, "taken-alone").status(),
+                assertEquals(
+                        404,
+                        ConfigApi.read(p, "taken-alone").status(),
                         "the deposed leader's uncommitted entry gave way to the new leader's log, on " + p);
             }
         }
@@ -198,25 +245,33 @@ class PartitionIT {
             long cutAt = System.nanoTime();
             cluster.cut(leader, unreached);
             System.out.println("cut " + cluster.faults() + ": the leader's packets to " + unreached + " are dropped");
-            Await.until(Duration.ofSeconds(15), unreached + " stops hearing from the leader",
+            Await.until(
+                    Duration.ofSeconds(15),
+                    unreached + " stops hearing from the leader",
                     () -> unreached.view().path("leader").isNull());
             System.out.println(unreached + " lost the leader " + millisSince(cutAt) + " ms after the cut");
             CompletableFuture<Attempt> viaUnreached = attemptPublishAsync(unreached, "via-unreached");
             int atNotice = load.acknowledgedCount();
             // Several election timeouts: the unreached follower's elections must not disturb the group.
-            Await.until(Duration.ofSeconds(30), "publishes acknowledged while the link stays cut",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "publishes acknowledged while the link stays cut",
                     () -> load.acknowledgedCount() >= atNotice + 100 && millisSince(cutAt) >= 6_000);
             Attempt a = await(viaUnreached);
-            System.out.println("publish through the unreached follower: " + a.status() + " in " + a.millis() + " ms: " + a.body());
+            System.out.println(
+                    "publish through the unreached follower: " + a.status() + " in " + a.millis() + " ms: " + a.body());
             assertFailsWithinRequestTimeout(a);
             JsonNode leaderView = leader.view();
             List<PublishLoad.Outcome> whileCut = load.outcomes();
-            System.out.println("while cut: leader " + leaderView.get("leader").asText() + " term " + leaderView.get("term").asLong()
+            System.out.println("while cut: leader " + leaderView.get("leader").asText() + " term "
+                    + leaderView.get("term").asLong()
                     + " (term " + term + " before the cut); publishes through the leader and the reached follower: "
                     + PublishLoad.statusCounts(whileCut));
             assertEquals(leader.raftAddress(), leaderView.get("leader").asText(), "the leader kept leading");
             assertEquals(term, leaderView.get("term").asLong(), "no election disturbed the group (pre-vote)");
-            assertEquals(Map.of(200, whileCut.size()), PublishLoad.statusCounts(whileCut),
+            assertEquals(
+                    Map.of(200, whileCut.size()),
+                    PublishLoad.statusCounts(whileCut),
                     "every publish through the leader or the reached follower was acknowledged");
 
             long healedAt = System.nanoTime();

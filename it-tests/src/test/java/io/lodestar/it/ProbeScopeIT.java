@@ -39,35 +39,56 @@ class ProbeScopeIT {
     @Test
     void probesReachOnlyAllowedAddressesAndTheOthersSayWhy() throws Exception {
         ServerProcess p = cluster.startStandalone("scope");
-        assertTrue(p.logText().contains("health probes to --probe-allow " + ServerProcess.PROBE_SCOPE),
+        assertTrue(
+                p.logText().contains("health probes to --probe-allow " + ServerProcess.PROBE_SCOPE),
                 "the start-up log names the setting:\n" + p.logText());
         try (CountingListener listener = new CountingListener()) {
             ok(Http.postForm(p.httpAddress(), "/nacos/v1/ns/service", Http.params("serviceName", SERVICE)));
-            ok(Http.send(p.httpAddress(), "PUT", "/nacos/v1/ns/cluster", Http.params("serviceName", SERVICE,
-                    "clusterName", "web", "healthChecker", "{\"type\":\"HTTP\",\"path\":\"/latest/meta-data/\"}")));
+            ok(Http.send(
+                    p.httpAddress(),
+                    "PUT",
+                    "/nacos/v1/ns/cluster",
+                    Http.params(
+                            "serviceName",
+                            SERVICE,
+                            "clusterName",
+                            "web",
+                            "healthChecker",
+                            "{\"type\":\"HTTP\",\"path\":\"/latest/meta-data/\"}")));
             register(p, "DEFAULT", "10.0.0.1", 80, true);
             register(p, "web", "169.254.169.254", 80, true);
             register(p, "DEFAULT", "127.0.0.1", listener.port(), false);
 
-            Await.until(Duration.ofSeconds(30), "the loopback instance probed healthy",
-                    () -> instance(p, "DEFAULT", "127.0.0.1", listener.port()).get("healthy").asBoolean());
-            Await.until(Duration.ofSeconds(30), "two rounds of refusals for the two other instances",
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the loopback instance probed healthy",
+                    () -> instance(p, "DEFAULT", "127.0.0.1", listener.port())
+                            .get("healthy")
+                            .asBoolean());
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "two rounds of refusals for the two other instances",
                     () -> counters(p).getOrDefault("lodestar_health_probes_refused", 0L) >= 4);
 
             long started = counters(p).get("lodestar_health_probes_started");
             assertTrue(started >= 1, "probes started: " + started);
             // a probe started towards any other address would never arrive here
-            Await.until(Duration.ofSeconds(10), "all " + started + " probes started to arrive at the loopback listener",
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "all " + started + " probes started to arrive at the loopback listener",
                     () -> listener.accepted() >= started);
 
             JsonNode privateOne = instance(p, "DEFAULT", "10.0.0.1", 80);
             assertTrue(privateOne.get("healthy").asBoolean(), "health as registered: " + privateOne);
             assertFalse(privateOne.get("probed").asBoolean(), privateOne.toString());
-            assertEquals("10.0.0.1 is outside --probe-allow " + ServerProcess.PROBE_SCOPE,
+            assertEquals(
+                    "10.0.0.1 is outside --probe-allow " + ServerProcess.PROBE_SCOPE,
                     privateOne.get("notProbedReason").asText());
             JsonNode metadata = instance(p, "web", "169.254.169.254", 80);
             assertFalse(metadata.get("probed").asBoolean(), metadata.toString());
-            assertEquals("169.254.169.254 is never probed (in 169.254.0.0/16)", metadata.get("notProbedReason").asText());
+            assertEquals(
+                    "169.254.169.254 is never probed (in 169.254.0.0/16)",
+                    metadata.get("notProbedReason").asText());
             JsonNode local = instance(p, "DEFAULT", "127.0.0.1", listener.port());
             assertTrue(local.get("probed").asBoolean(), local.toString());
             assertFalse(local.has("notProbedReason"), local.toString());
@@ -76,23 +97,48 @@ class ProbeScopeIT {
             Map<String, String> notProbed = new HashMap<>();
             for (JsonNode cluster : service.get("clusters")) {
                 for (JsonNode n : cluster.get("notProbed")) {
-                    notProbed.put(cluster.get("name").asText() + "/" + n.get("ip").asText() + ":" + n.get("port").asInt(),
+                    notProbed.put(
+                            cluster.get("name").asText() + "/" + n.get("ip").asText() + ":"
+                                    + n.get("port").asInt(),
                             n.get("reason").asText());
                 }
             }
-            assertEquals(Map.of("DEFAULT/10.0.0.1:80", privateOne.get("notProbedReason").asText(),
-                    "web/169.254.169.254:80", metadata.get("notProbedReason").asText()), notProbed, service.toString());
+            assertEquals(
+                    Map.of(
+                            "DEFAULT/10.0.0.1:80",
+                            privateOne.get("notProbedReason").asText(),
+                            "web/169.254.169.254:80",
+                            metadata.get("notProbedReason").asText()),
+                    notProbed,
+                    service.toString());
         }
     }
 
-    private static void register(ServerProcess p, String cluster, String ip, int port, boolean healthy) throws IOException {
-        ok(Http.postForm(p.httpAddress(), "/nacos/v1/ns/instance", Http.params("serviceName", SERVICE, "clusterName",
-                cluster, "ip", ip, "port", String.valueOf(port), "ephemeral", "false", "healthy", String.valueOf(healthy))));
+    private static void register(ServerProcess p, String cluster, String ip, int port, boolean healthy)
+            throws IOException {
+        ok(Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/ns/instance",
+                Http.params(
+                        "serviceName",
+                        SERVICE,
+                        "clusterName",
+                        cluster,
+                        "ip",
+                        ip,
+                        "port",
+                        String.valueOf(port),
+                        "ephemeral",
+                        "false",
+                        "healthy",
+                        String.valueOf(healthy))));
     }
 
     private static JsonNode instance(ServerProcess p, String cluster, String ip, int port) throws IOException {
-        return Http.json(p.httpAddress(), "/nacos/v1/ns/instance?serviceName=" + SERVICE + "&clusterName=" + cluster
-                + "&ip=" + ip + "&port=" + port);
+        return Http.json(
+                p.httpAddress(),
+                "/nacos/v1/ns/instance?serviceName=" + SERVICE + "&clusterName=" + cluster + "&ip=" + ip + "&port="
+                        + port);
     }
 
     private static Map<String, Long> counters(ServerProcess p) throws IOException {

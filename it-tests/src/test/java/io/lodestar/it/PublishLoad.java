@@ -19,8 +19,14 @@ import java.util.function.Supplier;
  */
 final class PublishLoad implements AutoCloseable {
     /** One publish: where it went, when it was sent and answered (System.nanoTime), and how. */
-    record Outcome(String dataId, String content, ServerProcess target, long invokedNanos, long completedNanos,
-                   int status, String body) {
+    record Outcome(
+            String dataId,
+            String content,
+            ServerProcess target,
+            long invokedNanos,
+            long completedNanos,
+            int status,
+            String body) {
         boolean acknowledged() {
             return status == 200 && "true".equals(body);
         }
@@ -63,7 +69,8 @@ final class PublishLoad implements AutoCloseable {
 
     private void run(int thread) {
         for (long n = 0; running.get(); n++) {
-            List<ServerProcess> live = targets.get().stream().filter(ServerProcess::alive).toList();
+            List<ServerProcess> live =
+                    targets.get().stream().filter(ServerProcess::alive).toList();
             if (live.isEmpty()) {
                 pause();
                 continue;
@@ -75,8 +82,11 @@ final class PublishLoad implements AutoCloseable {
             int status;
             String body;
             try {
-                Http.Response r = Http.postForm(target.httpAddress(), ConfigApi.CONFIGS,
-                        Http.params("dataId", dataId, "group", ConfigApi.GROUP, "content", content), requestTimeout);
+                Http.Response r = Http.postForm(
+                        target.httpAddress(),
+                        ConfigApi.CONFIGS,
+                        Http.params("dataId", dataId, "group", ConfigApi.GROUP, "content", content),
+                        requestTimeout);
                 status = r.status();
                 body = r.body();
             } catch (Exception e) {
@@ -119,7 +129,9 @@ final class PublishLoad implements AutoCloseable {
     Outcome firstAcknowledgedSentAfter(long nanos) {
         Outcome first = null;
         for (Outcome o : outcomes) {
-            if (o.acknowledged() && o.invokedNanos() >= nanos && (first == null || o.completedNanos() < first.completedNanos())) {
+            if (o.acknowledged()
+                    && o.invokedNanos() >= nanos
+                    && (first == null || o.completedNanos() < first.completedNanos())) {
                 first = o;
             }
         }
@@ -133,11 +145,18 @@ final class PublishLoad implements AutoCloseable {
      */
     String timeline(long sinceNanos, int max) {
         StringBuilder out = new StringBuilder();
-        outcomes().stream().filter(o -> o.invokedNanos() >= sinceNanos)
-                .sorted(java.util.Comparator.comparingLong(Outcome::invokedNanos)).limit(max).forEach(o -> {
+        outcomes().stream()
+                .filter(o -> o.invokedNanos() >= sinceNanos)
+                .sorted(java.util.Comparator.comparingLong(Outcome::invokedNanos))
+                .limit(max)
+                .forEach(o -> {
                     String body = o.body() == null ? "" : o.body().replace('\n', ' ');
-                    out.append(String.format("%n  +%d ms -> %s: %d in %d ms: %s", (o.invokedNanos() - sinceNanos) / 1_000_000,
-                            o.target().name, o.status(), (o.completedNanos() - o.invokedNanos()) / 1_000_000,
+                    out.append(String.format(
+                            "%n  +%d ms -> %s: %d in %d ms: %s",
+                            (o.invokedNanos() - sinceNanos) / 1_000_000,
+                            o.target().name,
+                            o.status(),
+                            (o.completedNanos() - o.invokedNanos()) / 1_000_000,
                             body.length() > 120 ? body.substring(0, 120) + "..." : body));
                 });
         return out.toString();

@@ -40,8 +40,11 @@ class PushIT {
 
         static Client connect(ServerProcess p) throws Exception {
             Client c = new Client();
-            c.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                    .buildAsync(URI.create("ws://" + p.httpAddress() + "/lodestar/v1/push"), c).get(10, TimeUnit.SECONDS);
+            c.ws = HttpClient.newHttpClient()
+                    .newWebSocketBuilder()
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .buildAsync(URI.create("ws://" + p.httpAddress() + "/lodestar/v1/push"), c)
+                    .get(10, TimeUnit.SECONDS);
             return c;
         }
 
@@ -78,7 +81,8 @@ class PushIT {
         JsonNode next(Duration timeout) throws InterruptedException {
             JsonNode m = messages.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (m == null) {
-                throw new AssertionError("no message within " + timeout + (closed.isDone() ? "; closed: " + closed : ""));
+                throw new AssertionError(
+                        "no message within " + timeout + (closed.isDone() ? "; closed: " + closed : ""));
             }
             return m;
         }
@@ -91,7 +95,8 @@ class PushIT {
 
         /** Subscribes and returns the acknowledgement's revision after collecting the replayed notices into {@code replay}. */
         long subscribe(String keysJson, Long since, List<JsonNode> replay) throws Exception {
-            send("{\"type\":\"subscribe\",\"keys\":" + keysJson + (since == null ? "" : ",\"sinceRevision\":" + since) + "}");
+            send("{\"type\":\"subscribe\",\"keys\":" + keysJson + (since == null ? "" : ",\"sinceRevision\":" + since)
+                    + "}");
             while (true) {
                 JsonNode m = next(Duration.ofSeconds(10));
                 if ("subscribed".equals(m.path("type").asText())) {
@@ -103,7 +108,10 @@ class PushIT {
         }
 
         void close() {
-            ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye")
+                    .orTimeout(5, TimeUnit.SECONDS)
+                    .exceptionally(e -> null)
+                    .join();
             ws.abort();
         }
 
@@ -114,7 +122,9 @@ class PushIT {
     }
 
     static String md5(String s) throws Exception {
-        return String.format("%032x", new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
+        return String.format(
+                "%032x",
+                new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
     }
 
     private static void publish(ServerProcess p, String dataId, String content) throws Exception {
@@ -145,13 +155,17 @@ class PushIT {
             assertEquals("", notice.get("tenant").asText());
             assertEquals(md5(content), notice.get("md5").asText());
             assertTrue(notice.get("revision").asLong() > 0);
-            Http.Response pulled = Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=app.yaml&group=DEFAULT_GROUP");
+            Http.Response pulled =
+                    Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=app.yaml&group=DEFAULT_GROUP");
             assertEquals(200, pulled.status());
             assertEquals(content, pulled.body());
         }
         System.out.println("push notice latency (publish request sent -> notice received), micros: " + latenciesMicros);
 
-        assertEquals(200, Http.delete(p.httpAddress(), "/nacos/v1/cs/configs?dataId=app.yaml&group=DEFAULT_GROUP").status());
+        assertEquals(
+                200,
+                Http.delete(p.httpAddress(), "/nacos/v1/cs/configs?dataId=app.yaml&group=DEFAULT_GROUP")
+                        .status());
         JsonNode deleted = c.next("changed");
         assertTrue(deleted.get("deleted").asBoolean());
         assertFalse(deleted.has("md5"));
@@ -203,7 +217,8 @@ class PushIT {
         assertEquals(md5("v5"), replay.get(0).get("md5").asText());
         assertEquals(md5("v6"), replay.get(1).get("md5").asText());
         assertTrue(replay.get(0).get("revision").asLong() > last);
-        assertTrue(replay.get(1).get("revision").asLong() > replay.get(0).get("revision").asLong());
+        assertTrue(replay.get(1).get("revision").asLong()
+                > replay.get(0).get("revision").asLong());
 
         publish(p, "r", "v7"); // and live again
         assertEquals(md5("v7"), afterRestart.next("changed").get("md5").asText());
@@ -250,10 +265,20 @@ class PushIT {
                 new BadInput("key without dataId", "{\"type\":\"subscribe\",\"keys\":[{\"group\":\"G\"}]}", true),
                 new BadInput("illegal dataId", "{\"type\":\"subscribe\",\"keys\":[{\"dataId\":\"a b\"}]}", true),
                 new BadInput("dataId a number", "{\"type\":\"subscribe\",\"keys\":[{\"dataId\":7}]}", true),
-                new BadInput("negative sinceRevision", "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":-1}", true),
-                new BadInput("sinceRevision a string", "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":\"x\"}", true),
-                new BadInput("fractional sinceRevision", "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":1.5}", true),
-                new BadInput("md5 not a string", "{\"type\":\"subscribe\",\"keys\":[{\"dataId\":\"a\",\"md5\":5}]}", true),
+                new BadInput(
+                        "negative sinceRevision",
+                        "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":-1}",
+                        true),
+                new BadInput(
+                        "sinceRevision a string",
+                        "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":\"x\"}",
+                        true),
+                new BadInput(
+                        "fractional sinceRevision",
+                        "{\"type\":\"subscribe\",\"keys\":" + key("a") + ",\"sinceRevision\":1.5}",
+                        true),
+                new BadInput(
+                        "md5 not a string", "{\"type\":\"subscribe\",\"keys\":[{\"dataId\":\"a\",\"md5\":5}]}", true),
                 new BadInput("unsubscribe without keys", "{\"type\":\"unsubscribe\"}", true),
                 new BadInput("1001 keys", "{\"type\":\"subscribe\",\"keys\":" + many + "}", false),
                 new BadInput("a message over 1 MiB", big, false));
@@ -264,7 +289,8 @@ class PushIT {
             try {
                 if (bad.keepsConnection()) {
                     JsonNode m = c.next(NOTICE_DEADLINE);
-                    if (!"error".equals(m.path("type").asText()) || m.path("message").asText().isBlank()) {
+                    if (!"error".equals(m.path("type").asText())
+                            || m.path("message").asText().isBlank()) {
                         failures.add(bad.name() + ": expected an error message, got " + m);
                     }
                     c.send("{\"type\":\"ping\"}");
@@ -278,7 +304,8 @@ class PushIT {
             } catch (Throwable e) {
                 failures.add(bad.name() + ": " + e);
             }
-            System.out.println("bad input '" + bad.name() + "': " + (bad.keepsConnection() ? "error message" : "close 1008"));
+            System.out.println(
+                    "bad input '" + bad.name() + "': " + (bad.keepsConnection() ? "error message" : "close 1008"));
             c.ws.abort();
         }
         assertEquals(List.of(), failures);

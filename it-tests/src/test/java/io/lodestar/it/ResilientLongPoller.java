@@ -39,8 +39,11 @@ final class ResilientLongPoller implements AutoCloseable {
     private final Supplier<List<String>> nodes;
     private final List<String> dataIds;
     /** HTTP/1.1 so a held poll has its own connection, as the 1.x client's have. */
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -79,8 +82,15 @@ final class ResilientLongPoller implements AutoCloseable {
     }
 
     synchronized String summary() {
-        StringBuilder s = new StringBuilder(name).append(": polls=").append(polls).append(" wakeUps=").append(wakeUps)
-                .append(" failures=").append(failures).append(" nodes=").append(nodesUsed);
+        StringBuilder s = new StringBuilder(name)
+                .append(": polls=")
+                .append(polls)
+                .append(" wakeUps=")
+                .append(wakeUps)
+                .append(" failures=")
+                .append(failures)
+                .append(" nodes=")
+                .append(nodesUsed);
         seen.forEach((k, l) -> s.append(' ').append(k).append('=').append(l.size()));
         return s.toString();
     }
@@ -90,7 +100,9 @@ final class ResilientLongPoller implements AutoCloseable {
             return "";
         }
         try {
-            return String.format("%032x", new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
+            return String.format(
+                    "%032x",
+                    new BigInteger(1, MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8))));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -100,18 +112,25 @@ final class ResilientLongPoller implements AutoCloseable {
     static String listening(List<String> dataIds, Map<String, String> contents) {
         StringBuilder s = new StringBuilder();
         for (String d : dataIds) {
-            s.append(d).append(B).append("DEFAULT_GROUP").append(B).append(md5(contents.get(d))).append(A);
+            s.append(d)
+                    .append(B)
+                    .append("DEFAULT_GROUP")
+                    .append(B)
+                    .append(md5(contents.get(d)))
+                    .append(A);
         }
         return s.toString();
     }
 
     /** A poll request to {@code address}; {@code timeout} null for a poll that must answer at once. */
     static HttpRequest poll(String address, String listening, boolean noHangup, Duration requestTimeout) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + "/nacos/v1/cs/configs/listener"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://" + address + "/nacos/v1/cs/configs/listener"))
                 .timeout(requestTimeout)
                 .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
                 .header("Long-Pulling-Timeout", "30000")
-                .POST(HttpRequest.BodyPublishers.ofString("Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)));
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "Listening-Configs=" + URLEncoder.encode(listening, StandardCharsets.UTF_8)));
         if (noHangup) {
             b.header("Long-Pulling-Timeout-No-Hangup", "true");
         }
@@ -121,7 +140,8 @@ final class ResilientLongPoller implements AutoCloseable {
     /** The dataIds named in a poll's answer. */
     static List<String> changedDataIds(String body) {
         List<String> out = new ArrayList<>();
-        for (String entry : URLDecoder.decode(body.trim(), StandardCharsets.UTF_8).split(A)) {
+        for (String entry :
+                URLDecoder.decode(body.trim(), StandardCharsets.UTF_8).split(A)) {
             if (!entry.isBlank()) {
                 out.add(entry.split(B)[0]);
             }
@@ -141,8 +161,8 @@ final class ResilientLongPoller implements AutoCloseable {
                     listening = listening(dataIds, content);
                     polls++;
                 }
-                HttpResponse<String> answer = http.send(poll(address, listening, first, Duration.ofSeconds(40)),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> answer = http.send(
+                        poll(address, listening, first, Duration.ofSeconds(40)), HttpResponse.BodyHandlers.ofString());
                 if (answer.statusCode() != 200) {
                     throw new IOException("listener answered " + answer.statusCode() + ": " + answer.body());
                 }
@@ -157,7 +177,10 @@ final class ResilientLongPoller implements AutoCloseable {
                     }
                 }
                 for (String dataId : changed) {
-                    Http.Response r = Http.get(address, "/nacos/v1/cs/configs?" + Http.query(Http.params("dataId", dataId, "group", "DEFAULT_GROUP")));
+                    Http.Response r = Http.get(
+                            address,
+                            "/nacos/v1/cs/configs?"
+                                    + Http.query(Http.params("dataId", dataId, "group", "DEFAULT_GROUP")));
                     if (r.status() != 200 && r.status() != 404) {
                         throw new IOException("GET " + dataId + " answered " + r.status());
                     }

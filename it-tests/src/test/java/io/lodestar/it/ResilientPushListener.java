@@ -98,9 +98,15 @@ final class ResilientPushListener implements AutoCloseable {
     }
 
     synchronized String summary() {
-        StringBuilder s = new StringBuilder(name).append(": connections=").append(connection)
-                .append(" failedConnects=").append(failedConnects).append(" nodes=").append(nodesUsed)
-                .append(" lastRevision=").append(lastRevision);
+        StringBuilder s = new StringBuilder(name)
+                .append(": connections=")
+                .append(connection)
+                .append(" failedConnects=")
+                .append(failedConnects)
+                .append(" nodes=")
+                .append(nodesUsed)
+                .append(" lastRevision=")
+                .append(lastRevision);
         notices.forEach((k, l) -> s.append(' ').append(k).append('=').append(l.size()));
         return s.toString();
     }
@@ -120,17 +126,23 @@ final class ResilientPushListener implements AutoCloseable {
             CompletableFuture<Void> ended = new CompletableFuture<>();
             WebSocket ws;
             try {
-                ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(2))
+                ws = http.newWebSocketBuilder()
+                        .connectTimeout(Duration.ofSeconds(2))
                         .buildAsync(URI.create("ws://" + address + "/lodestar/v1/push"), new Handler(generation, ended))
                         .get(5, TimeUnit.SECONDS);
                 StringBuilder keys = new StringBuilder("[");
                 for (String d : dataIds) {
                     keys.append(keys.length() == 1 ? "" : ",")
-                            .append("{\"dataId\":\"").append(d).append("\",\"group\":\"DEFAULT_GROUP\",\"tenant\":\"\"}");
+                            .append("{\"dataId\":\"")
+                            .append(d)
+                            .append("\",\"group\":\"DEFAULT_GROUP\",\"tenant\":\"\"}");
                 }
                 keys.append(']');
-                ws.sendText("{\"type\":\"subscribe\",\"keys\":" + keys
-                        + (since < 0 ? "" : ",\"sinceRevision\":" + since) + "}", true).get(5, TimeUnit.SECONDS);
+                ws.sendText(
+                                "{\"type\":\"subscribe\",\"keys\":" + keys
+                                        + (since < 0 ? "" : ",\"sinceRevision\":" + since) + "}",
+                                true)
+                        .get(5, TimeUnit.SECONDS);
                 synchronized (this) {
                     nodesUsed.add(address);
                 }
@@ -177,12 +189,15 @@ final class ResilientPushListener implements AutoCloseable {
                     violations.add("notice for a key not subscribed: " + m);
                     return;
                 }
-                long previous = l.isEmpty() ? firstSubscribedRevision : l.get(l.size() - 1).revision();
+                long previous = l.isEmpty()
+                        ? firstSubscribedRevision
+                        : l.get(l.size() - 1).revision();
                 if (revision <= previous) {
                     violations.add(dataId + ": revision " + revision + " after " + previous
                             + " (duplicate or out of order) on connection " + generation);
                 }
-                l.add(new Notice(revision, m.path("md5").asText(null), m.path("deleted").asBoolean(false), generation));
+                l.add(new Notice(
+                        revision, m.path("md5").asText(null), m.path("deleted").asBoolean(false), generation));
                 lastRevision = Math.max(lastRevision, revision);
             }
             case "subscribed" -> {
@@ -193,7 +208,7 @@ final class ResilientPushListener implements AutoCloseable {
                 }
                 lastRevision = Math.max(lastRevision, revision);
             }
-            case "pong" -> { }
+            case "pong" -> {}
             default -> violations.add("unexpected message on connection " + generation + ": " + m);
         }
     }

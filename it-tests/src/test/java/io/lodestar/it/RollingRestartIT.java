@@ -51,6 +51,7 @@ class RollingRestartIT {
     private static final List<String> KEYS = List.of("rolling-a", "rolling-b", "rolling-c", "rolling-d");
     /** Between two publishes: a steady load that stays well under the 1,000 history entries kept per config. */
     private static final long WRITE_PACE_MS = 40;
+
     private static final int LISTENERS_PER_KIND = 3;
 
     @RegisterExtension
@@ -89,7 +90,8 @@ class RollingRestartIT {
                     if (!node.alive()) {
                         continue;
                     }
-                    String content = key + " #" + seq + " (attempt " + attempted.get(key).size() + ")";
+                    String content =
+                            key + " #" + seq + " (attempt " + attempted.get(key).size() + ")";
                     attempted.get(key).add(content);
                     String failure = null;
                     try {
@@ -133,7 +135,8 @@ class RollingRestartIT {
     }
 
     @Test
-    void listenersOnLongPollAndPushSeeTheFinalContentOfEveryKeyThroughGracefulAndKill9RollingRestarts() throws Exception {
+    void listenersOnLongPollAndPushSeeTheFinalContentOfEveryKeyThroughGracefulAndKill9RollingRestarts()
+            throws Exception {
         List<ServerProcess> nodes = cluster.start(3);
         List<String> addresses = nodes.stream().map(ServerProcess::httpAddress).toList();
 
@@ -146,7 +149,9 @@ class RollingRestartIT {
         for (ResilientPushListener p : pushers) {
             p.awaitSubscribed(Duration.ofSeconds(20));
         }
-        Await.until(Duration.ofSeconds(20), "every long-poll client has polled",
+        Await.until(
+                Duration.ofSeconds(20),
+                "every long-poll client has polled",
                 () -> pollers.stream().allMatch(p -> p.polls() > 0));
 
         long started = System.nanoTime();
@@ -162,16 +167,23 @@ class RollingRestartIT {
         } finally {
             writer.close();
         }
-        System.out.printf("rolling restarts took %d s: %d publishes acknowledged, %d not (%s)%n",
-                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), writer.acknowledged.get(), writer.failed.get(),
+        System.out.printf(
+                "rolling restarts took %d s: %d publishes acknowledged, %d not (%s)%n",
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+                writer.acknowledged.get(),
+                writer.failed.get(),
                 writer.failures);
 
         Map<String, String> finalContent = new HashMap<>(writer.lastAcknowledged);
         assertEquals(KEYS.size(), finalContent.size(), "every key was published");
         for (ServerProcess node : nodes) {
             for (String key : KEYS) {
-                Await.until(Duration.ofSeconds(20), key + "'s final content on " + node.httpAddress(),
-                        () -> finalContent.get(key).equals(StandaloneServerIT.read(node, key).body()));
+                Await.until(
+                        Duration.ofSeconds(20),
+                        key + "'s final content on " + node.httpAddress(),
+                        () -> finalContent
+                                .get(key)
+                                .equals(StandaloneServerIT.read(node, key).body()));
             }
         }
         Map<String, TreeSet<Long>> changes = new HashMap<>();
@@ -180,10 +192,19 @@ class RollingRestartIT {
         }
 
         try {
-            Await.until(Duration.ofSeconds(60), "every long-poll client holds every key's final content",
-                    () -> pollers.stream().allMatch(p -> KEYS.stream().allMatch(k -> finalContent.get(k).equals(p.content(k)))));
-            Await.until(Duration.ofSeconds(60), "every push client heard every key's last change",
-                    () -> pushers.stream().allMatch(p -> KEYS.stream().allMatch(k -> p.lastRevision(k) >= changes.get(k).last())));
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "every long-poll client holds every key's final content",
+                    () -> pollers.stream()
+                            .allMatch(p -> KEYS.stream()
+                                    .allMatch(k -> finalContent.get(k).equals(p.content(k)))));
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "every push client heard every key's last change",
+                    () -> pushers.stream()
+                            .allMatch(p -> KEYS.stream()
+                                    .allMatch(k ->
+                                            p.lastRevision(k) >= changes.get(k).last())));
         } finally {
             for (ResilientLongPoller p : pollers) {
                 p.close();
@@ -200,18 +221,27 @@ class RollingRestartIT {
             assertTrue(p.connections() > 1, "the client had to reconnect: " + p.summary());
             for (String key : KEYS) {
                 List<ResilientPushListener.Notice> heard = p.notices(key);
-                List<Long> heardRevisions = heard.stream().map(ResilientPushListener.Notice::revision).toList();
+                List<Long> heardRevisions = heard.stream()
+                        .map(ResilientPushListener.Notice::revision)
+                        .toList();
                 List<Long> expected = new ArrayList<>(changes.get(key).tailSet(p.firstSubscribedRevision(), false));
-                assertEquals(expected, heardRevisions, p.summary() + ": " + key + "'s revisions heard vs. the revisions that changed it");
+                assertEquals(
+                        expected,
+                        heardRevisions,
+                        p.summary() + ": " + key + "'s revisions heard vs. the revisions that changed it");
                 List<String> attempts = writer.attempted.get(key);
                 int previous = -1;
                 for (ResilientPushListener.Notice n : heard) {
                     int position = positionOfMd5(attempts, n.md5());
-                    assertTrue(position > previous, p.summary() + ": " + key + " notice " + n
-                            + " names write #" + position + " after write #" + previous);
+                    assertTrue(
+                            position > previous,
+                            p.summary() + ": " + key + " notice " + n + " names write #" + position + " after write #"
+                                    + previous);
                     previous = position;
                 }
-                assertEquals(ResilientLongPoller.md5(finalContent.get(key)), heard.get(heard.size() - 1).md5(),
+                assertEquals(
+                        ResilientLongPoller.md5(finalContent.get(key)),
+                        heard.get(heard.size() - 1).md5(),
                         p.summary() + ": " + key + "'s last notice carries the final content's md5");
             }
         }
@@ -219,16 +249,20 @@ class RollingRestartIT {
         HttpClient http = HttpClient.newHttpClient();
         for (ResilientLongPoller p : pollers) {
             for (String key : KEYS) {
-                assertTrue(writer.attempted.get(key).containsAll(p.seen(key)),
+                assertTrue(
+                        writer.attempted.get(key).containsAll(p.seen(key)),
                         p.summary() + ": fetched only contents the writer published to " + key);
             }
         }
         for (String address : addresses) {
             HttpResponse<String> answer = http.send(
-                    ResilientLongPoller.poll(address, ResilientLongPoller.listening(KEYS, finalContent), true, Duration.ofSeconds(10)),
+                    ResilientLongPoller.poll(
+                            address, ResilientLongPoller.listening(KEYS, finalContent), true, Duration.ofSeconds(10)),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, answer.statusCode());
-            assertEquals(List.of(), ResilientLongPoller.changedDataIds(answer.body()),
+            assertEquals(
+                    List.of(),
+                    ResilientLongPoller.changedDataIds(answer.body()),
                     address + " reports no change against the final contents");
         }
     }
@@ -242,13 +276,20 @@ class RollingRestartIT {
             cluster.kill(node);
         }
         int before = writer.acknowledged.get();
-        Await.until(Duration.ofSeconds(30), "writes go on while " + node.httpAddress() + " is down",
+        Await.until(
+                Duration.ofSeconds(30),
+                "writes go on while " + node.httpAddress() + " is down",
                 () -> writer.acknowledged.get() >= before + 20);
         cluster.start(node);
         int back = writer.acknowledged.get();
-        Await.until(Duration.ofSeconds(30), "writes go on once " + node.httpAddress() + " is back",
+        Await.until(
+                Duration.ofSeconds(30),
+                "writes go on once " + node.httpAddress() + " is back",
                 () -> writer.acknowledged.get() >= back + 10);
-        System.out.printf("%s %s and back in %d ms%n", node.httpAddress(), graceful ? "stopped" : "killed",
+        System.out.printf(
+                "%s %s and back in %d ms%n",
+                node.httpAddress(),
+                graceful ? "stopped" : "killed",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
@@ -256,8 +297,20 @@ class RollingRestartIT {
     private static TreeSet<Long> historyRevisions(String address, String key) throws Exception {
         TreeSet<Long> revisions = new TreeSet<>();
         for (int page = 1; ; page++) {
-            JsonNode json = Http.json(address, "/nacos/v1/cs/history?" + Http.query(Http.params("search", "accurate",
-                    "dataId", key, "group", "DEFAULT_GROUP", "pageNo", String.valueOf(page), "pageSize", "500")));
+            JsonNode json = Http.json(
+                    address,
+                    "/nacos/v1/cs/history?"
+                            + Http.query(Http.params(
+                                    "search",
+                                    "accurate",
+                                    "dataId",
+                                    key,
+                                    "group",
+                                    "DEFAULT_GROUP",
+                                    "pageNo",
+                                    String.valueOf(page),
+                                    "pageSize",
+                                    "500")));
             for (JsonNode item : json.get("pageItems")) {
                 revisions.add(Long.parseLong(item.get("id").asText()));
             }

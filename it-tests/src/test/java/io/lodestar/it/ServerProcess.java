@@ -23,6 +23,7 @@ final class ServerProcess {
      * of {@link NetworkLab}, nothing else, even for an instance a test registers elsewhere.
      */
     static final String PROBE_SCOPE = "127.0.0.0/8," + NetworkLab.NETWORK;
+
     static final Path JAR = Path.of(System.getProperty("lodestar.jar", "../console-api/target/lodestar.jar"));
 
     final String name;
@@ -46,8 +47,14 @@ final class ServerProcess {
      * @param launcher a command the java command line is appended to (empty: run java directly); it
      *                 must exec java in place, so that the process killed is the server itself
      */
-    ServerProcess(Path workDir, String name, String host, int httpPort, int raftPort, List<String> launcher,
-                  List<String> extraArgs) {
+    ServerProcess(
+            Path workDir,
+            String name,
+            String host,
+            int httpPort,
+            int raftPort,
+            List<String> launcher,
+            List<String> extraArgs) {
         this.name = name;
         this.host = host;
         this.launcher = List.copyOf(launcher);
@@ -82,11 +89,22 @@ final class ServerProcess {
             throw new IllegalStateException(name + " is already running");
         }
         List<String> cmd = new ArrayList<>(launcher);
-        cmd.addAll(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC",
-                "-Djava.io.tmpdir=" + dataDir.getParent()));
+        cmd.addAll(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + dataDir.getParent()));
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-jar", JAR.toString(), "server", "--host", host, "--port", String.valueOf(httpPort),
-                "--raft-port", String.valueOf(raftPort), "--data-dir", dataDir.toString(), "--auth", "off"));
+        cmd.addAll(List.of(
+                "-jar",
+                JAR.toString(),
+                "server",
+                "--host",
+                host,
+                "--port",
+                String.valueOf(httpPort),
+                "--raft-port",
+                String.valueOf(raftPort),
+                "--data-dir",
+                dataDir.toString(),
+                "--auth",
+                "off"));
         if (!extraArgs.contains("--dns-port")) {
             cmd.addAll(List.of("--dns-port", "0")); // several nodes share this host: any free port
         }
@@ -95,10 +113,15 @@ final class ServerProcess {
         }
         cmd.addAll(extraArgs);
         try {
-            Files.writeString(log, "=== start " + (++starts) + ": " + String.join(" ", cmd) + "\n",
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-            process = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Files.writeString(
+                    log,
+                    "=== start " + (++starts) + ": " + String.join(" ", cmd) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+            process = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

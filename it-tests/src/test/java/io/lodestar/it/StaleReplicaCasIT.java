@@ -36,15 +36,20 @@ class StaleReplicaCasIT {
         Http.Response v2 = ConfigApi.publish(leader, "cas", "v2");
         assertEquals(200, v2.status(), "the majority takes the write: " + v2.body());
         long start = System.nanoTime();
-        Http.Response cas = Http.postForm(lagging.httpAddress(), ConfigApi.CONFIGS,
+        Http.Response cas = Http.postForm(
+                lagging.httpAddress(),
+                ConfigApi.CONFIGS,
                 params("dataId", "cas", "group", ConfigApi.GROUP, "content", "v3", "casMd5", ConfigApi.md5("v2")));
-        System.out.println("compare-and-publish from the committed md5 through the lagging " + lagging + ": " + cas.status()
-                + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms: " + cas.body());
+        System.out.println(
+                "compare-and-publish from the committed md5 through the lagging " + lagging + ": " + cas.status()
+                        + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms: " + cas.body());
         assertNotEquals(409, cas.status(), "the committed md5 is casMd5: no conflict to report (" + cas.body() + ")");
 
         cluster.heal();
         ConfigApi.awaitServes(lagging, Map.of("cas", "v2"), Duration.ofSeconds(30));
-        Http.Response retried = Http.postForm(lagging.httpAddress(), ConfigApi.CONFIGS,
+        Http.Response retried = Http.postForm(
+                lagging.httpAddress(),
+                ConfigApi.CONFIGS,
                 params("dataId", "cas", "group", ConfigApi.GROUP, "content", "v3", "casMd5", ConfigApi.md5("v2")));
         assertEquals(200, retried.status(), "once caught up, the same compare-and-publish succeeds: " + retried.body());
     }

@@ -23,18 +23,24 @@ class StandaloneServerIT {
     final LodestarCluster cluster = new LodestarCluster();
 
     static Http.Response publish(ServerProcess p, String dataId, String content) throws Exception {
-        return Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs",
+        return Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs",
                 params("dataId", dataId, "group", "DEFAULT_GROUP", "content", content));
     }
 
     static Http.Response read(ServerProcess p, String dataId) throws Exception {
-        return Http.get(p.httpAddress(), "/nacos/v1/cs/configs?" + Http.query(params("dataId", dataId, "group", "DEFAULT_GROUP")));
+        return Http.get(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs?" + Http.query(params("dataId", dataId, "group", "DEFAULT_GROUP")));
     }
 
     @Test
     void publishedConfigIsServedAndSurvivesGracefulRestart() throws Exception {
         ServerProcess p = cluster.startStandalone("solo");
-        assertEquals(200, Http.get(p.httpAddress(), "/nacos/v1/console/health/liveness").status());
+        assertEquals(
+                200,
+                Http.get(p.httpAddress(), "/nacos/v1/console/health/liveness").status());
 
         Http.Response published = publish(p, "app.yaml", "port: 8080\nname: é");
         assertEquals(200, published.status(), published.body());
@@ -65,15 +71,21 @@ class StandaloneServerIT {
             s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
             out.write(("POST /nacos/v1/cs/configs HTTP/1.1\r\nHost: lodestar\r\nConnection: close\r\n"
-                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length + "\r\n\r\n")
+                            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length
+                            + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(body, 0, half);
             out.flush();
             // in flight: its handler waits for the rest of the body (the scrape itself is the other one)
-            Await.until(Duration.ofSeconds(10), "the publish to be in flight",
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "the publish to be in flight",
                     () -> requestsActive(Http.get(p.httpAddress(), "/metrics").body()) >= 2);
             ProcessHandle.of(p.pid()).orElseThrow().destroy(); // SIGTERM
-            Await.until(Duration.ofSeconds(10), "the stop to begin", () -> p.logText().contains("shutdown requested"));
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "the stop to begin",
+                    () -> p.logText().contains("shutdown requested"));
             out.write(body, half, body.length - half);
             out.flush();
             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -112,7 +124,9 @@ class StandaloneServerIT {
             try (java.net.Socket ok = new java.net.Socket("127.0.0.1", port)) {
                 assertTrue(ok.isConnected());
             }
-            assertThrows(java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.2", port).close(),
+            assertThrows(
+                    java.net.ConnectException.class,
+                    () -> new java.net.Socket("127.0.0.2", port).close(),
                     "port " + port + " must not listen beyond --host");
         }
     }
@@ -126,7 +140,10 @@ class StandaloneServerIT {
         String text = metrics.body();
         assertTrue(text.contains("lodestar_ready 1.0"), text);
         assertTrue(text.contains("lodestar_raft_is_leader 1.0"), text);
-        assertTrue(text.contains("http_server_requests_seconds_count{method=\"POST\",route=\"/nacos/v1/cs/configs\",status=\"200\"}"), text);
+        assertTrue(
+                text.contains(
+                        "http_server_requests_seconds_count{method=\"POST\",route=\"/nacos/v1/cs/configs\",status=\"200\"}"),
+                text);
         assertTrue(text.contains("jvm_memory_used_bytes"), text);
         // the store's native memory, which the JVM's own figures leave out: the publish is in a memtable
         assertTrue(gauge(text, "lodestar_store_memtable_bytes") > 0, text);
@@ -135,7 +152,8 @@ class StandaloneServerIT {
     }
 
     private static double gauge(String metrics, String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(metrics);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(metrics);
         assertTrue(m.find(), "no " + name + " gauge: " + metrics);
         return Double.parseDouble(m.group(1));
     }
@@ -143,8 +161,8 @@ class StandaloneServerIT {
     @Test
     void plainReadsAndPublishesAnswerAsTheRouteDoesAndAreCounted() throws Exception {
         ServerProcess p = cluster.startStandalone("solo");
-        java.util.Map<String, String> publish = params("dataId", "db.yaml", "group", "G", "content", "url: x\nname: é",
-                "type", "yaml");
+        java.util.Map<String, String> publish =
+                params("dataId", "db.yaml", "group", "G", "content", "url: x\nname: é", "type", "yaml");
         // a parameter the route ignores, given twice, takes a publish past the fast path to the route
         Http.Response publishViaRoute = Http.send(p.httpAddress(), "POST", "/nacos/v1/cs/configs?app=a&app=b", publish);
         Http.Response fastPublish = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", publish);
@@ -154,12 +172,18 @@ class StandaloneServerIT {
         JsonNode history = ConfigHistoryIT.history(p, "db.yaml", "group", "G").get("pageItems");
         assertEquals(2, history.size(), "both publishes recorded: " + history);
         // an import is the route's, whatever its body: not taken for a publish
-        Http.Response notAnImport = Http.send(p.httpAddress(), "POST", "/nacos/v1/cs/configs?import=true",
+        Http.Response notAnImport = Http.send(
+                p.httpAddress(),
+                "POST",
+                "/nacos/v1/cs/configs?import=true",
                 params("dataId", "imported", "group", "G", "content", "x"));
         assertEquals(400, notAnImport.status(), notAnImport.body());
-        assertEquals(404, Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=imported&group=G").status());
-        Http.Response blank = Http.postForm(p.httpAddress(), "/nacos/v1/cs/configs", params("dataId", "db.yaml",
-                "group", "G", "content", " "));
+        assertEquals(
+                404,
+                Http.get(p.httpAddress(), "/nacos/v1/cs/configs?dataId=imported&group=G")
+                        .status());
+        Http.Response blank = Http.postForm(
+                p.httpAddress(), "/nacos/v1/cs/configs", params("dataId", "db.yaml", "group", "G", "content", " "));
         assertEquals(400, blank.status());
         assertTrue(blank.body().contains("content"), blank.body());
         String plain = "/nacos/v1/cs/configs?" + Http.query(params("dataId", "db.yaml", "group", "G"));
@@ -177,9 +201,13 @@ class StandaloneServerIT {
         assertEquals("yaml", viaRoute.headers().firstValue("Config-Type").orElse(null));
 
         String metrics = Http.get(p.httpAddress(), "/metrics").body();
-        assertEquals(4.0, requestCount(metrics, "GET", "/nacos/v1/cs/configs", 200), "3 plain reads and 1 through the route");
+        assertEquals(
+                4.0,
+                requestCount(metrics, "GET", "/nacos/v1/cs/configs", 200),
+                "3 plain reads and 1 through the route");
         assertEquals(2.0, requestCount(metrics, "POST", "/nacos/v1/cs/configs", 200));
-        assertEquals(2.0, requestCount(metrics, "POST", "/nacos/v1/cs/configs", 400), "the import and the blank content");
+        assertEquals(
+                2.0, requestCount(metrics, "POST", "/nacos/v1/cs/configs", 400), "the import and the blank content");
     }
 
     @Test
@@ -189,8 +217,17 @@ class StandaloneServerIT {
         String instance = "/nacos/v1/ns/instance";
         // a parameter the routes ignore, given twice, takes a request past the fast paths to the route
         String toRoute = "?app=a&app=b";
-        java.util.Map<String, String> register = params("serviceName", "G@@fast", "ip", "127.1.0.1", "port", "80",
-                "metadata", "{\"k\":\"v é\"}", "weight", "2");
+        java.util.Map<String, String> register = params(
+                "serviceName",
+                "G@@fast",
+                "ip",
+                "127.1.0.1",
+                "port",
+                "80",
+                "metadata",
+                "{\"k\":\"v é\"}",
+                "weight",
+                "2");
         Http.Response routeRegister = Http.send(a, "POST", instance + toRoute, register);
         Http.Response fastRegister = Http.postForm(a, instance, register);
         assertEquals(List.of(200, "ok"), List.of(routeRegister.status(), routeRegister.body()));
@@ -202,12 +239,21 @@ class StandaloneServerIT {
         Http.Response fastList = Http.get(a, list);
         assertEquals(200, fastList.status(), fastList.body());
         assertEquals(withoutQueryTime(routeList.body()), withoutQueryTime(fastList.body()));
-        assertEquals("v é", Http.JSON.readTree(fastList.body()).get("hosts").get(0).get("metadata").get("k").asText());
+        assertEquals(
+                "v é",
+                Http.JSON
+                        .readTree(fastList.body())
+                        .get("hosts")
+                        .get(0)
+                        .get("metadata")
+                        .get("k")
+                        .asText());
         assertSameHeaders(routeList, fastList);
 
         // as the 1.x client beats: the address in the query, the BeatInfo in the form
         String beatQuery = "/beat?" + Http.query(params("serviceName", "G@@fast", "ip", "127.1.0.1", "port", "80"));
-        java.util.Map<String, String> beatForm = params("beat", "{\"ip\":\"127.1.0.1\",\"port\":80,\"serviceName\":\"G@@fast\"}");
+        java.util.Map<String, String> beatForm =
+                params("beat", "{\"ip\":\"127.1.0.1\",\"port\":80,\"serviceName\":\"G@@fast\"}");
         Http.Response routeBeat = Http.send(a, "PUT", instance + beatQuery + "&app=a&app=b", beatForm);
         Http.Response fastBeat = Http.send(a, "PUT", instance + beatQuery, beatForm);
         assertEquals(200, fastBeat.status(), fastBeat.body());
@@ -216,18 +262,36 @@ class StandaloneServerIT {
         assertSameHeaders(routeBeat, fastBeat);
 
         // what the fast paths decline reaches the route whole: the port it names is in the form body
-        Http.Response bad = Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "127.1.0.2", "port", "80x"));
+        Http.Response bad =
+                Http.postForm(a, instance, params("serviceName", "G@@fast", "ip", "127.1.0.2", "port", "80x"));
         assertEquals(400, bad.status());
         assertTrue(bad.body().contains("port"), bad.body());
-        assertEquals(200, Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "127.1.0.3", "port", "81",
-                "ephemeral", "false")).status());
-        JsonNode durable = Http.json(a, instance + "/list?serviceName=G%40%40durable").get("hosts").get(0);
+        assertEquals(
+                200,
+                Http.postForm(
+                                a,
+                                instance,
+                                params(
+                                        "serviceName",
+                                        "G@@durable",
+                                        "ip",
+                                        "127.1.0.3",
+                                        "port",
+                                        "81",
+                                        "ephemeral",
+                                        "false"))
+                        .status());
+        JsonNode durable = Http.json(a, instance + "/list?serviceName=G%40%40durable")
+                .get("hosts")
+                .get(0);
         assertEquals("127.1.0.3", durable.get("ip").asText());
         assertTrue(!durable.get("ephemeral").asBoolean());
 
         String metrics = Http.get(a, "/metrics").body();
-        assertEquals(3.0, requestCount(metrics, "POST", instance, 200), "2 ephemeral (one through the route), 1 persistent");
-        Http.Response mixed = Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "127.1.0.4", "port", "81"));
+        assertEquals(
+                3.0, requestCount(metrics, "POST", instance, 200), "2 ephemeral (one through the route), 1 persistent");
+        Http.Response mixed =
+                Http.postForm(a, instance, params("serviceName", "G@@durable", "ip", "127.1.0.4", "port", "81"));
         assertEquals(400, mixed.status(), "a refusal of the write itself is answered as the route answers it");
         assertTrue(mixed.body().startsWith("caused: ") && mixed.body().contains("persistent"), mixed.body());
         assertEquals(1.0, requestCount(metrics, "POST", instance, 400));
@@ -236,18 +300,21 @@ class StandaloneServerIT {
 
     /** The list body without lastRefTime, which is the time of the query (as Nacos answers). */
     private static JsonNode withoutQueryTime(String listBody) throws Exception {
-        com.fasterxml.jackson.databind.node.ObjectNode list = (com.fasterxml.jackson.databind.node.ObjectNode) Http.JSON.readTree(listBody);
+        com.fasterxml.jackson.databind.node.ObjectNode list =
+                (com.fasterxml.jackson.databind.node.ObjectNode) Http.JSON.readTree(listBody);
         assertTrue(list.remove("lastRefTime").asLong() > 0, listBody);
         return list;
     }
 
     private static void assertSameHeaders(Http.Response viaRoute, Http.Response fast) {
-        assertEquals(viaRoute.headers().allValues("Content-Type"), fast.headers().allValues("Content-Type"));
+        assertEquals(
+                viaRoute.headers().allValues("Content-Type"), fast.headers().allValues("Content-Type"));
     }
 
     private static double requestCount(String metrics, String method, String route, int status) {
-        java.util.regex.Matcher count = java.util.regex.Pattern.compile("http_server_requests_seconds_count\\{method=\""
-                + method + "\",route=\"" + java.util.regex.Pattern.quote(route) + "\",status=\"" + status + "\"} (\\S+)")
+        java.util.regex.Matcher count = java.util.regex.Pattern.compile(
+                        "http_server_requests_seconds_count\\{method=\"" + method + "\",route=\""
+                                + java.util.regex.Pattern.quote(route) + "\",status=\"" + status + "\"} (\\S+)")
                 .matcher(metrics);
         assertTrue(count.find(), method + " " + route + " " + status + " not counted: " + metrics);
         return Double.parseDouble(count.group(1));
@@ -266,7 +333,14 @@ class StandaloneServerIT {
         assertEquals(p.raftAddress(), cluster.get("self").asText());
         assertEquals(p.raftAddress(), cluster.get("leader").asText());
         assertEquals("LEADER", cluster.get("members").get(0).get("state").asText());
-        Await.until(Duration.ofSeconds(10), "own http address published", () -> p.httpAddress().equals(
-                Http.json(p.httpAddress(), "/lodestar/v1/cluster").get("members").get(0).get("httpAddress").asText()));
+        Await.until(
+                Duration.ofSeconds(10),
+                "own http address published",
+                () -> p.httpAddress()
+                        .equals(Http.json(p.httpAddress(), "/lodestar/v1/cluster")
+                                .get("members")
+                                .get(0)
+                                .get("httpAddress")
+                                .asText()));
     }
 }

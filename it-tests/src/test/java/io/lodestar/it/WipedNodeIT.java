@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class WipedNodeIT {
     private static final Pattern SNAPSHOT_SAVED = Pattern.compile("snapshot saved at applied index (\\d+)");
-    private static final Pattern SNAPSHOT_INSTALLED = Pattern.compile("installed snapshot: applied index (\\d+), revision (\\d+)");
+    private static final Pattern SNAPSHOT_INSTALLED =
+            Pattern.compile("installed snapshot: applied index (\\d+), revision (\\d+)");
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
@@ -58,10 +59,13 @@ class WipedNodeIT {
             cluster.wipe(victim);
             long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wipedAt);
             int afterRestart = load.acknowledgedCount();
-            Await.until(Duration.ofSeconds(30), "publishes with the wiped node back", () -> load.acknowledgedCount() >= afterRestart + 100);
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "publishes with the wiped node back",
+                    () -> load.acknowledgedCount() >= afterRestart + 100);
             load.close();
-            System.out.println("wiped " + victim + ": killed, wiped and ready again on an empty data dir in " + readyMs + " ms; publishes "
-                    + load.statusCounts());
+            System.out.println("wiped " + victim + ": killed, wiped and ready again on an empty data dir in " + readyMs
+                    + " ms; publishes " + load.statusCounts());
 
             String sinceRestart = victim.logText().substring(victim.logText().lastIndexOf("=== start "));
             Matcher installed = SNAPSHOT_INSTALLED.matcher(sinceRestart);
@@ -77,8 +81,9 @@ class WipedNodeIT {
             }
             List<String> digests = nodes.stream().map(ConfigApi::configDigest).toList();
             List<Long> revisions = nodes.stream().map(ServerProcess::revision).toList();
-            System.out.println("after catch-up: " + acknowledged.size() + " acknowledged publishes on every node; config digests "
-                    + digests.stream().map(d -> d.substring(0, 12)).toList() + ", revisions " + revisions);
+            System.out.println(
+                    "after catch-up: " + acknowledged.size() + " acknowledged publishes on every node; config digests "
+                            + digests.stream().map(d -> d.substring(0, 12)).toList() + ", revisions " + revisions);
             assertEquals(1, digests.stream().distinct().count(), "identical configs on every node");
             assertEquals(1, revisions.stream().distinct().count(), "identical revisions on every node");
         }

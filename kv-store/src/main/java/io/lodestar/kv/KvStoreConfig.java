@@ -23,10 +23,22 @@ import java.util.Set;
  * @param maxValueBytes   largest value accepted
  * @param blockCacheBytes RocksDB block cache bound
  */
-public record KvStoreConfig(String host, int raftPort, List<String> peers, Path dataDir, byte[] clusterSecret,
-                            Set<String> keyspaces, String httpAddress, int snapshotIntervalSecs,
-                            long snapshotEntries, long snapshotBytes, long diskReserveBytes,
-                            int electionTimeoutMs, long requestTimeoutMs, int maxValueBytes, long blockCacheBytes) {
+public record KvStoreConfig(
+        String host,
+        int raftPort,
+        List<String> peers,
+        Path dataDir,
+        byte[] clusterSecret,
+        Set<String> keyspaces,
+        String httpAddress,
+        int snapshotIntervalSecs,
+        long snapshotEntries,
+        long snapshotBytes,
+        long diskReserveBytes,
+        int electionTimeoutMs,
+        long requestTimeoutMs,
+        int maxValueBytes,
+        long blockCacheBytes) {
 
     /**
      * The largest command's values together: above what the domains write at their own limits (a
@@ -36,22 +48,37 @@ public record KvStoreConfig(String host, int raftPort, List<String> peers, Path 
     public static final int DEFAULT_MAX_VALUE_BYTES = 32 << 20;
     /** A few seconds of writes at the rates a node accepts: what a restart replays at most. */
     public static final long DEFAULT_SNAPSHOT_ENTRIES = 20_000;
+
     public static final long DEFAULT_SNAPSHOT_BYTES = 64L << 20;
     /** Room for a snapshot's checkpoint and the log's next memtable flushes, with a largest value to spare. */
     public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
 
     public KvStoreConfig {
         if (snapshotEntries < 1 || snapshotBytes < 1 || diskReserveBytes < 0) {
-            throw new IllegalArgumentException("snapshot thresholds must be positive and the disk reserve not negative");
+            throw new IllegalArgumentException(
+                    "snapshot thresholds must be positive and the disk reserve not negative");
         }
     }
 
     /** Defaults for everything but the identity, data and keyspaces. */
-    public static KvStoreConfig of(String host, int raftPort, List<String> peers, Path dataDir,
-                                   byte[] clusterSecret, Set<String> keyspaces) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, null,
-                3600, DEFAULT_SNAPSHOT_ENTRIES, DEFAULT_SNAPSHOT_BYTES, DEFAULT_DISK_RESERVE_BYTES,
-                1000, 5000, DEFAULT_MAX_VALUE_BYTES, 64L << 20);
+    public static KvStoreConfig of(
+            String host, int raftPort, List<String> peers, Path dataDir, byte[] clusterSecret, Set<String> keyspaces) {
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                null,
+                3600,
+                DEFAULT_SNAPSHOT_ENTRIES,
+                DEFAULT_SNAPSHOT_BYTES,
+                DEFAULT_DISK_RESERVE_BYTES,
+                1000,
+                5000,
+                DEFAULT_MAX_VALUE_BYTES,
+                64L << 20);
     }
 
     public String self() {
@@ -59,39 +86,117 @@ public record KvStoreConfig(String host, int raftPort, List<String> peers, Path 
     }
 
     public KvStoreConfig withHttpAddress(String address) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, address,
-                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
-                maxValueBytes, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                address,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes);
     }
 
     public KvStoreConfig withSnapshotIntervalSecs(int secs) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                secs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
-                maxValueBytes, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                secs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes);
     }
 
     /** Snapshot also after {@code entries} entries or {@code bytes} bytes of log since the last snapshot. */
     public KvStoreConfig withSnapshotThresholds(long entries, long bytes) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, entries, bytes, diskReserveBytes, electionTimeoutMs, requestTimeoutMs,
-                maxValueBytes, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                entries,
+                bytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes);
     }
 
     public KvStoreConfig withDiskReserveBytes(long reserve) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, snapshotEntries, snapshotBytes, reserve, electionTimeoutMs, requestTimeoutMs,
-                maxValueBytes, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                reserve,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes);
     }
 
     public KvStoreConfig withTimeouts(int electionMs, long requestMs) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionMs, requestMs,
-                maxValueBytes, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionMs,
+                requestMs,
+                maxValueBytes,
+                blockCacheBytes);
     }
 
     public KvStoreConfig withMaxValueBytes(int max) {
-        return new KvStoreConfig(host, raftPort, peers, dataDir, clusterSecret, keyspaces, httpAddress,
-                snapshotIntervalSecs, snapshotEntries, snapshotBytes, diskReserveBytes, electionTimeoutMs,
-                requestTimeoutMs, max, blockCacheBytes);
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                max,
+                blockCacheBytes);
     }
 }

@@ -12,5 +12,12 @@ package io.lodestar.kv;
  * @param snapshots              snapshots completed since start
  * @param diskFreeBytes          usable bytes left on the data directory's filesystem
  */
-public record LogStats(long logBytes, long entriesSinceSnapshot, long bytesSinceSnapshot, long lastSnapshotIndex,
-                       long lastSnapshotAtMillis, long lastSnapshotMillis, long snapshots, long diskFreeBytes) {}
+public record LogStats(
+        long logBytes,
+        long entriesSinceSnapshot,
+        long bytesSinceSnapshot,
+        long lastSnapshotIndex,
+        long lastSnapshotAtMillis,
+        long lastSnapshotMillis,
+        long snapshots,
+        long diskFreeBytes) {}

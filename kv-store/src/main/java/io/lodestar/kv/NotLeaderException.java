@@ -11,7 +11,9 @@ public final class NotLeaderException extends KvException {
     private final String leader;
 
     public NotLeaderException(String leader) {
-        super(ErrorKind.UNAVAILABLE, leader == null ? "not the leader, and no leader is known" : "not the leader; the leader is " + leader);
+        super(
+                ErrorKind.UNAVAILABLE,
+                leader == null ? "not the leader, and no leader is known" : "not the leader; the leader is " + leader);
         this.leader = leader;
     }
 

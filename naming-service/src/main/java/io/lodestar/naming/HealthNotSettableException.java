@@ -1,7 +1,6 @@
 package io.lodestar.naming;
 
 import io.lodestar.error.ErrorKind;
-
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 
@@ -14,6 +13,9 @@ public final class HealthNotSettableException extends NamingException {
     private static final long serialVersionUID = 1L;
 
     public HealthNotSettableException(ServiceKey service, InstanceAddress address, String reason) {
-        super(ErrorKind.REFUSED, service, "health of " + address + " in " + service.groupedName() + " cannot be set by hand: " + reason);
+        super(
+                ErrorKind.REFUSED,
+                service,
+                "health of " + address + " in " + service.groupedName() + " cannot be set by hand: " + reason);
     }
 }

@@ -1,7 +1,6 @@
 package io.lodestar.naming;
 
 import io.lodestar.error.ErrorKind;
-
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 

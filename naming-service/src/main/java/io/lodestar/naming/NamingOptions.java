@@ -13,8 +13,8 @@ import java.time.Duration;
  * @param distro                 timing of the replication of ephemeral instances between members
  */
 public record NamingOptions(Duration heartbeatCheckInterval, Duration emptyServiceTtl, Distro.Options distro) {
-    public static final NamingOptions DEFAULT = new NamingOptions(Duration.ofSeconds(5), Duration.ofSeconds(60),
-            Distro.Options.DEFAULT);
+    public static final NamingOptions DEFAULT =
+            new NamingOptions(Duration.ofSeconds(5), Duration.ofSeconds(60), Distro.Options.DEFAULT);
 
     public NamingOptions withHeartbeatCheckInterval(Duration interval) {
         return new NamingOptions(interval, emptyServiceTtl, distro);

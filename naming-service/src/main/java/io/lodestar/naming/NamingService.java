@@ -128,8 +128,9 @@ public final class NamingService implements AutoCloseable {
         this.persistent = new PersistentInstances(store);
         this.records = new ServiceRecords(store);
         this.serviceDeletes = new ReadModifyWrite(store, DELETE_ATTEMPTS);
-        this.distro = new Distro(store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally,
-                options.distro()).start();
+        this.distro = new Distro(
+                        store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally, options.distro())
+                .start();
         this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible);
         this.persistentFeed = new PersistentFeed(store, notifier::changed);
         this.feedSubscription = store.subscribe(persistentFeed, FEED_CAPACITY);
@@ -154,7 +155,10 @@ public final class NamingService implements AutoCloseable {
         if (!named.ephemeral()) {
             // in a probed cluster the probe owns health: registering again must not revive a dead instance
             boolean probed = specOf(service).settingsFor(named.cluster()).type() != CheckerType.NONE;
-            return persistent.put(service, named, () -> refuseMixing(service, named),
+            return persistent.put(
+                    service,
+                    named,
+                    () -> refuseMixing(service, named),
                     (old, given) -> probed ? given.withHealthy(old.healthy()) : given);
         }
         return distro.write(new EphemeralWrite.Register(service, named)).thenApply(r -> null);
@@ -164,21 +168,29 @@ public final class NamingService implements AutoCloseable {
         InstanceAddress address = instance.address();
         if (instance.ephemeral()) {
             if (persistent.get(service, address).isPresent()) {
-                throw new InvalidRequestException("ephemeral", address.hostPort() + " in cluster " + address.cluster()
-                        + " is a persistent instance of " + service.groupedName() + "; deregister it first");
+                throw new InvalidRequestException(
+                        "ephemeral",
+                        address.hostPort() + " in cluster " + address.cluster() + " is a persistent instance of "
+                                + service.groupedName() + "; deregister it first");
             }
             if (persistent.any(service)) {
-                throw new InvalidRequestException("ephemeral", "service " + service.groupedName()
-                        + " holds persistent instances; a service holds ephemeral or persistent instances, not both");
+                throw new InvalidRequestException(
+                        "ephemeral",
+                        "service " + service.groupedName()
+                                + " holds persistent instances; a service holds ephemeral or persistent instances, not both");
             }
         } else {
             if (ephemeral.instance(service, address).isPresent()) {
-                throw new InvalidRequestException("ephemeral", address.hostPort() + " in cluster " + address.cluster()
-                        + " is an ephemeral instance of " + service.groupedName() + "; deregister it first");
+                throw new InvalidRequestException(
+                        "ephemeral",
+                        address.hostPort() + " in cluster " + address.cluster() + " is an ephemeral instance of "
+                                + service.groupedName() + "; deregister it first");
             }
             if (ephemeral.hasInstances(service)) {
-                throw new InvalidRequestException("ephemeral", "service " + service.groupedName()
-                        + " holds ephemeral instances; a service holds ephemeral or persistent instances, not both");
+                throw new InvalidRequestException(
+                        "ephemeral",
+                        "service " + service.groupedName()
+                                + " holds ephemeral instances; a service holds ephemeral or persistent instances, not both");
             }
         }
     }
@@ -190,7 +202,8 @@ public final class NamingService implements AutoCloseable {
      * node's replica has not seen the instance yet (it may lag the leader). Completes at once for an
      * ephemeral instance, once durable for a persistent one. The service itself stays.
      */
-    public CompletableFuture<Void> deregister(ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
+    public CompletableFuture<Void> deregister(
+            ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         if (this.ephemeral.instance(service, address).isPresent()) {
             return distro.write(new EphemeralWrite.Deregister(service, address)).thenApply(r -> null);
@@ -217,9 +230,12 @@ public final class NamingService implements AutoCloseable {
             return distro.write(new EphemeralWrite.Update(service, instance)).thenApply(r -> null);
         }
         return confirmingAbsence(() -> {
-            boolean manualHealth = specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
-            return persistent.modify(service, address, old -> merge(old, instance, manualHealth))
-                    .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
+            boolean manualHealth =
+                    specOf(service).settingsFor(address.cluster()).type() == CheckerType.NONE;
+            return persistent
+                    .modify(service, address, old -> merge(old, instance, manualHealth))
+                    .thenCompose(edit -> edit.isPresent()
+                            ? CompletableFuture.<Void>completedFuture(null)
                             : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address)));
         });
     }
@@ -227,7 +243,9 @@ public final class NamingService implements AutoCloseable {
     private static Instance merge(Instance old, Instance given, boolean takeHealth) {
         Map<String, String> metadata = new LinkedHashMap<>(old.metadata());
         metadata.putAll(given.metadata());
-        return old.withWeight(given.weight()).withEnabled(given.enabled()).withMetadata(metadata)
+        return old.withWeight(given.weight())
+                .withEnabled(given.enabled())
+                .withMetadata(metadata)
                 .withHealthy(takeHealth ? given.healthy() : old.healthy());
     }
 
@@ -239,15 +257,18 @@ public final class NamingService implements AutoCloseable {
     public CompletableFuture<Void> patch(ServiceKey service, String cluster, String ip, int port, InstancePatch patch) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         if (ephemeral.instance(service, address).isPresent()) {
-            return distro.write(new EphemeralWrite.Patch(service, address, patch)).thenApply(r -> null);
+            return distro.write(new EphemeralWrite.Patch(service, address, patch))
+                    .thenApply(r -> null);
         }
-        return confirmingAbsence(() -> persistent.modify(service, address, patch::applyTo)
-                .thenCompose(edit -> edit.isPresent() ? CompletableFuture.<Void>completedFuture(null)
+        return confirmingAbsence(() -> persistent
+                .modify(service, address, patch::applyTo)
+                .thenCompose(edit -> edit.isPresent()
+                        ? CompletableFuture.<Void>completedFuture(null)
                         : CompletableFuture.failedFuture(new InstanceNotFoundException(service, address))));
     }
 
-    private CompletableFuture<BeatResult> editEphemeral(ServiceKey service, InstanceAddress address,
-                                                        UnaryOperator<Instance> change) {
+    private CompletableFuture<BeatResult> editEphemeral(
+            ServiceKey service, InstanceAddress address, UnaryOperator<Instance> change) {
         try {
             if (ephemeral.apply(service, new Mutation.Modify(address, change)) == Outcome.NOT_FOUND) {
                 // expired or deregistered since we looked
@@ -291,8 +312,8 @@ public final class NamingService implements AutoCloseable {
      * As {@link #beat}, completing when the service's owner took the beat (a beat for a service
      * another member owns is forwarded to it). {@link InvalidRequestException} fails the future.
      */
-    public CompletableFuture<BeatResult> beatAsync(ServiceKey service, String cluster, String ip, int port,
-                                                   Optional<BeatInfo> beat) {
+    public CompletableFuture<BeatResult> beatAsync(
+            ServiceKey service, String cluster, String ip, int port, Optional<BeatInfo> beat) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         try {
             beat.ifPresent(b -> checkBeatAgrees(service, address, b));
@@ -300,9 +321,11 @@ public final class NamingService implements AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         // a service holds one kind of instance: one with ephemeral instances needs no store read
-        Optional<Instance> stored = ephemeral.hasInstances(service) ? Optional.empty() : persistent.get(service, address);
+        Optional<Instance> stored =
+                ephemeral.hasInstances(service) ? Optional.empty() : persistent.get(service, address);
         if (stored.isPresent()) {
-            return CompletableFuture.completedFuture(new BeatResult(BeatResult.Status.OK, stored.get().heartbeat().intervalMs()));
+            return CompletableFuture.completedFuture(new BeatResult(
+                    BeatResult.Status.OK, stored.get().heartbeat().intervalMs()));
         }
         return distro.write(new EphemeralWrite.Beat(service, address, beat));
     }
@@ -310,7 +333,8 @@ public final class NamingService implements AutoCloseable {
     private BeatResult beatLocally(ServiceKey service, InstanceAddress address, Optional<BeatInfo> beat) {
         if (ephemeral.apply(service, new Mutation.Beat(address)) != Outcome.NOT_FOUND) {
             Optional<Instance> beaten = ephemeral.instance(service, address);
-            long interval = beaten.isPresent() ? beaten.get().heartbeat().intervalMs() : HeartbeatSettings.DEFAULT_INTERVAL_MS;
+            long interval =
+                    beaten.isPresent() ? beaten.get().heartbeat().intervalMs() : HeartbeatSettings.DEFAULT_INTERVAL_MS;
             return new BeatResult(BeatResult.Status.OK, interval);
         }
         if (beat.isEmpty()) {
@@ -358,16 +382,20 @@ public final class NamingService implements AutoCloseable {
     }
 
     private static void checkBeatAgrees(ServiceKey service, InstanceAddress address, BeatInfo beat) {
-        String beatCluster = beat.cluster() == null || beat.cluster().isBlank() ? Instance.DEFAULT_CLUSTER : beat.cluster();
-        if (!address.ip().equals(beat.ip()) || address.port() != beat.port() || !address.cluster().equals(beatCluster)) {
-            throw new InvalidRequestException("beat", "the beat is for " + beatCluster + "/" + beat.ip() + ":" + beat.port()
-                    + ", not " + address);
+        String beatCluster =
+                beat.cluster() == null || beat.cluster().isBlank() ? Instance.DEFAULT_CLUSTER : beat.cluster();
+        if (!address.ip().equals(beat.ip())
+                || address.port() != beat.port()
+                || !address.cluster().equals(beatCluster)) {
+            throw new InvalidRequestException(
+                    "beat",
+                    "the beat is for " + beatCluster + "/" + beat.ip() + ":" + beat.port() + ", not " + address);
         }
         if (beat.serviceName() != null && !beat.serviceName().isBlank()) {
             ServiceKey named = ServiceKey.of(service.namespace(), null, beat.serviceName());
             if (!named.equals(service)) {
-                throw new InvalidRequestException("beat", "the beat is for service " + beat.serviceName()
-                        + ", not " + service.groupedName());
+                throw new InvalidRequestException(
+                        "beat", "the beat is for service " + beat.serviceName() + ", not " + service.groupedName());
             }
         }
     }
@@ -389,8 +417,10 @@ public final class NamingService implements AutoCloseable {
         }
         List<Instance> all = new ArrayList<>(persistent.list(service));
         all.addAll(ephemeral.instances(service));
-        OptionalDouble threshold = records.get(service).filter(ServiceRecords.StoredSpec::defined)
-                .map(s -> OptionalDouble.of(s.spec().protectThreshold())).orElse(OptionalDouble.empty());
+        OptionalDouble threshold = records.get(service)
+                .filter(ServiceRecords.StoredSpec::defined)
+                .map(s -> OptionalDouble.of(s.spec().protectThreshold()))
+                .orElse(OptionalDouble.empty());
         return InstanceSelector.select(service, all, threshold, filter, healthyOnly, clock.millis());
     }
 
@@ -413,8 +443,8 @@ public final class NamingService implements AutoCloseable {
     public CompletableFuture<Void> setHealth(ServiceKey service, String cluster, String ip, int port, boolean healthy) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         if (ephemeral.instance(service, address).isPresent()) {
-            return CompletableFuture.failedFuture(new HealthNotSettableException(service, address,
-                    "an ephemeral instance is healthy while it sends heartbeats"));
+            return CompletableFuture.failedFuture(new HealthNotSettableException(
+                    service, address, "an ephemeral instance is healthy while it sends heartbeats"));
         }
         return confirmingAbsence(() -> {
             if (persistent.get(service, address).isEmpty()) {
@@ -422,8 +452,11 @@ public final class NamingService implements AutoCloseable {
             }
             CheckerType checker = specOf(service).settingsFor(address.cluster()).type();
             if (checker != CheckerType.NONE) {
-                return CompletableFuture.failedFuture(new HealthNotSettableException(service, address, "cluster "
-                        + address.cluster() + " is probed by " + checker + "; set its checker to NONE first"));
+                return CompletableFuture.failedFuture(new HealthNotSettableException(
+                        service,
+                        address,
+                        "cluster " + address.cluster() + " is probed by " + checker
+                                + "; set its checker to NONE first"));
             }
             return setPersistentHealth(service, cluster, ip, port, healthy).thenApply(changed -> null);
         });
@@ -434,10 +467,11 @@ public final class NamingService implements AutoCloseable {
      * only if it differs, whatever the cluster's checker. Completes with true once a change is
      * durable, false when there was nothing to write (same value, or no such instance).
      */
-    public CompletableFuture<Boolean> setPersistentHealth(ServiceKey service, String cluster, String ip, int port,
-                                                          boolean healthy) {
+    public CompletableFuture<Boolean> setPersistentHealth(
+            ServiceKey service, String cluster, String ip, int port, boolean healthy) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
-        return persistent.modify(service, address, i -> i.withHealthy(healthy))
+        return persistent
+                .modify(service, address, i -> i.withHealthy(healthy))
                 .thenApply(edit -> edit.map(PersistentInstances.Edit::changed).orElse(false));
     }
 
@@ -458,7 +492,8 @@ public final class NamingService implements AutoCloseable {
         List<PersistentInstance> out = new ArrayList<>();
         for (PersistentInstances.Stored s : persistent.all()) {
             ServiceSpec spec = specs.computeIfAbsent(s.service(), this::specOf);
-            out.add(new PersistentInstance(s.service(), s.instance(), spec.settingsFor(s.instance().cluster())));
+            out.add(new PersistentInstance(
+                    s.service(), s.instance(), spec.settingsFor(s.instance().cluster())));
         }
         return out;
     }
@@ -471,11 +506,12 @@ public final class NamingService implements AutoCloseable {
      */
     public CompletableFuture<Void> createService(ServiceKey service, ServiceSpec spec) {
         return records.update(service, current -> {
-            if (current.isPresent() || ephemeral.contains(service) || persistent.any(service)) {
-                throw new ServiceExistsException(service);
-            }
-            return spec;
-        }).thenApply(s -> null);
+                    if (current.isPresent() || ephemeral.contains(service) || persistent.any(service)) {
+                        throw new ServiceExistsException(service);
+                    }
+                    return spec;
+                })
+                .thenApply(s -> null);
     }
 
     /**
@@ -483,10 +519,15 @@ public final class NamingService implements AutoCloseable {
      * keeping its clusters' settings; a service that existed only through its instances gets a
      * stored definition. Fails with {@link ServiceNotFoundException} if it does not exist.
      */
-    public CompletableFuture<Void> updateService(ServiceKey service, double protectThreshold, Map<String, String> metadata) {
+    public CompletableFuture<Void> updateService(
+            ServiceKey service, double protectThreshold, Map<String, String> metadata) {
         ServiceSpec checked = new ServiceSpec(protectThreshold, metadata, Map.of());
-        return confirmingAbsence(() -> records.update(service, current -> existingSpec(service, current)
-                .withProtectThreshold(checked.protectThreshold()).withMetadata(checked.metadata())).thenApply(s -> null));
+        return confirmingAbsence(() -> records.update(
+                        service,
+                        current -> existingSpec(service, current)
+                                .withProtectThreshold(checked.protectThreshold())
+                                .withMetadata(checked.metadata()))
+                .thenApply(s -> null));
     }
 
     /**
@@ -496,8 +537,9 @@ public final class NamingService implements AutoCloseable {
      */
     public CompletableFuture<Void> updateCluster(ServiceKey service, String cluster, HealthCheckSettings settings) {
         NamingValidation.checkCluster("clusterName", cluster);
-        return confirmingAbsence(() -> records.update(service,
-                current -> existingSpec(service, current).withCluster(cluster, settings)).thenApply(s -> null));
+        return confirmingAbsence(() -> records.update(
+                        service, current -> existingSpec(service, current).withCluster(cluster, settings))
+                .thenApply(s -> null));
     }
 
     private ServiceSpec existingSpec(ServiceKey service, Optional<ServiceSpec> stored) {
@@ -521,11 +563,16 @@ public final class NamingService implements AutoCloseable {
      * that moment (readers treat a service with instances as existing regardless).
      */
     public CompletableFuture<Void> deleteService(ServiceKey service) {
-        return confirmingAbsence(() -> serviceDeletes.run("service " + service.groupedName(), () -> deleteAttempt(service))
+        return confirmingAbsence(() -> serviceDeletes
+                .run("service " + service.groupedName(), () -> deleteAttempt(service))
                 .thenCompose(deleted -> deleted.isEmpty() || !persistent.any(service)
                         ? CompletableFuture.<Void>completedFuture(null)
-                        : records.putIfAbsent(service, deleted.get().spec(), deleted.get().defined())
-                                .thenCompose(restored -> CompletableFuture.failedFuture(new ServiceNotEmptyException(service)))));
+                        : records.putIfAbsent(
+                                        service,
+                                        deleted.get().spec(),
+                                        deleted.get().defined())
+                                .thenCompose(restored ->
+                                        CompletableFuture.failedFuture(new ServiceNotEmptyException(service)))));
     }
 
     /** Deletes the stored definition, if any, guarded on its revision; answers with what it deleted. */
@@ -580,8 +627,8 @@ public final class NamingService implements AutoCloseable {
         }
         List<Service.ClusterSummary> clusters = new ArrayList<>();
         counts.forEach((name, c) -> clusters.add(new Service.ClusterSummary(name, spec.settingsFor(name), c[0], c[1])));
-        return Optional.of(new Service(service, spec, stored.isPresent(), clusters, ephemeralList.size(),
-                persistentList.size(), healthy));
+        return Optional.of(new Service(
+                service, spec, stored.isPresent(), clusters, ephemeralList.size(), persistentList.size(), healthy));
     }
 
     /**

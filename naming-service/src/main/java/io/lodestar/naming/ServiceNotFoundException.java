@@ -1,7 +1,6 @@
 package io.lodestar.naming;
 
 import io.lodestar.error.ErrorKind;
-
 import io.lodestar.naming.model.ServiceKey;
 
 /** An operation on a service that does not exist; Nacos answers 400 {@code service ... not found!}. */

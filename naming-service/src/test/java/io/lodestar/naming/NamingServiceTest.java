@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.CheckerType;
@@ -50,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NamingServiceTest {
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
     static final AtomicInteger NAMESPACES = new AtomicInteger();
 
@@ -100,7 +101,9 @@ class NamingServiceTest {
     }
 
     List<String> hosts(ServiceKey service) {
-        return naming.list(service, Set.of(), false).hosts().stream().map(i -> i.ip() + ":" + i.port()).toList();
+        return naming.list(service, Set.of(), false).hosts().stream()
+                .map(i -> i.ip() + ":" + i.port())
+                .toList();
     }
 
     // ------------------------------------------------------------ register, deregister, edit
@@ -113,7 +116,9 @@ class NamingServiceTest {
 
         ServiceView view = naming.list(svc, Set.of(), false);
         assertEquals("G@@orders", view.name());
-        assertEquals(List.of("127.0.0.1#80#DEFAULT#G@@orders"), view.hosts().stream().map(i -> i.idIn(view.service())).toList());
+        assertEquals(
+                List.of("127.0.0.1#80#DEFAULT#G@@orders"),
+                view.hosts().stream().map(i -> i.idIn(view.service())).toList());
         assertTrue(view.hosts().get(0).ephemeral());
         Instance p = naming.instance(other, "C1", "127.0.0.2", 81).orElseThrow();
         assertFalse(p.ephemeral());
@@ -150,7 +155,8 @@ class NamingServiceTest {
         Instance probed = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertEquals(4, probed.weight(), "the rest of the registration is taken");
         assertFalse(probed.healthy(), "a registration does not revive what the probe found dead");
-        assertTrue(naming.instance(manual, null, "127.0.0.1", 80).orElseThrow().healthy(),
+        assertTrue(
+                naming.instance(manual, null, "127.0.0.1", 80).orElseThrow().healthy(),
                 "without a probe, the registration says how it is");
     }
 
@@ -158,8 +164,11 @@ class NamingServiceTest {
     void weightIsClampedOnRegistration() throws Exception {
         await(naming.register(svc, ephemeral("127.0.0.1", 80).withWeight(50_000)));
         await(naming.register(svc, ephemeral("127.0.0.2", 80).withWeight(0.0001)));
-        assertEquals(10_000, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
-        assertEquals(0.01, naming.instance(svc, null, "127.0.0.2", 80).orElseThrow().weight());
+        assertEquals(
+                10_000,
+                naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
+        assertEquals(
+                0.01, naming.instance(svc, null, "127.0.0.2", 80).orElseThrow().weight());
     }
 
     @Test
@@ -182,8 +191,13 @@ class NamingServiceTest {
     @Test
     void updateMergesMetadataAndOverridesWeightAndEnabled() throws Exception {
         await(naming.register(svc, ephemeral("127.0.0.1", 80).withMetadata(Map.of("a", "1", "b", "1"))));
-        await(naming.update(svc, ephemeral("127.0.0.1", 80).withWeight(3).withEnabled(false).withHealthy(false)
-                .withMetadata(Map.of("b", "2", "c", "3"))));
+        await(naming.update(
+                svc,
+                ephemeral("127.0.0.1", 80)
+                        .withWeight(3)
+                        .withEnabled(false)
+                        .withHealthy(false)
+                        .withMetadata(Map.of("b", "2", "c", "3"))));
         Instance i = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertEquals(Map.of("a", "1", "b", "2", "c", "3"), i.metadata());
         assertEquals(3, i.weight());
@@ -197,11 +211,14 @@ class NamingServiceTest {
         ServiceKey probed = new ServiceKey(ns, "G", "probed");
         ServiceKey manual = new ServiceKey(ns, "G", "manual");
         await(naming.register(probed, persistent("127.0.0.1", 80)));
-        await(naming.createService(manual, new ServiceSpec(0, Map.of(), Map.of("DEFAULT", HealthCheckSettings.of(CheckerType.NONE)))));
+        await(naming.createService(
+                manual, new ServiceSpec(0, Map.of(), Map.of("DEFAULT", HealthCheckSettings.of(CheckerType.NONE)))));
         await(naming.register(manual, persistent("127.0.0.1", 80)));
 
-        await(naming.update(probed, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
-        await(naming.update(manual, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
+        await(naming.update(
+                probed, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
+        await(naming.update(
+                manual, persistent("127.0.0.1", 80).withHealthy(false).withWeight(2)));
         Instance p = naming.instance(probed, null, "127.0.0.1", 80).orElseThrow();
         Instance m = naming.instance(manual, null, "127.0.0.1", 80).orElseThrow();
         assertTrue(p.healthy());
@@ -230,8 +247,9 @@ class NamingServiceTest {
     @Test
     void editingAnUnknownInstanceFailsWithInstanceNotFound() {
         assertInstanceOf(InstanceNotFoundException.class, failure(naming.update(svc, ephemeral("127.0.0.1", 80))));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, null, "127.0.0.1", 80,
-                InstancePatch.NONE.withWeight(3))));
+        assertInstanceOf(
+                InstanceNotFoundException.class,
+                failure(naming.patch(svc, null, "127.0.0.1", 80, InstancePatch.NONE.withWeight(3))));
     }
 
     @Test
@@ -240,14 +258,20 @@ class NamingServiceTest {
         await(naming.register(svc, ephemeral("127.0.0.1", 80)));
         await(naming.register(p, persistent("127.0.0.1", 80)));
 
-        InvalidRequestException sameAddress = assertInstanceOf(InvalidRequestException.class,
-                failure(naming.register(svc, persistent("127.0.0.1", 80))));
+        InvalidRequestException sameAddress = assertInstanceOf(
+                InvalidRequestException.class, failure(naming.register(svc, persistent("127.0.0.1", 80))));
         assertEquals("ephemeral", sameAddress.field());
         assertInstanceOf(InvalidRequestException.class, failure(naming.register(svc, persistent("127.0.0.2", 80))));
         assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("127.0.0.1", 80))));
         assertInstanceOf(InvalidRequestException.class, failure(naming.register(p, ephemeral("127.0.0.3", 80))));
-        assertThrows(InvalidRequestException.class, () -> naming.beat(p, null, "127.0.0.4", 80,
-                Optional.of(new BeatInfo("127.0.0.4", 80, 1, null, Map.of(), "G@@p"))));
+        assertThrows(
+                InvalidRequestException.class,
+                () -> naming.beat(
+                        p,
+                        null,
+                        "127.0.0.4",
+                        80,
+                        Optional.of(new BeatInfo("127.0.0.4", 80, 1, null, Map.of(), "G@@p"))));
 
         assertEquals(List.of("127.0.0.1:80"), hosts(svc));
         assertEquals(List.of("127.0.0.1:80"), hosts(p));
@@ -255,7 +279,9 @@ class NamingServiceTest {
 
         await(naming.deregister(p, null, "127.0.0.1", 80, false));
         await(naming.register(p, ephemeral("127.0.0.1", 80)));
-        assertTrue(naming.instance(p, null, "127.0.0.1", 80).orElseThrow().ephemeral(), "an emptied service takes either kind");
+        assertTrue(
+                naming.instance(p, null, "127.0.0.1", 80).orElseThrow().ephemeral(),
+                "an emptied service takes either kind");
     }
 
     // ------------------------------------------------------------ list
@@ -270,12 +296,19 @@ class NamingServiceTest {
 
         assertEquals(List.of("127.0.0.1:80", "127.0.0.2:80", "127.0.0.4:80", "127.0.0.5:80"), hosts(svc));
         ServiceView a = naming.list(svc, new LinkedHashSet<>(List.of("A")), true);
-        assertEquals(List.of("127.0.0.1", "127.0.0.5"), a.hosts().stream().map(Instance::ip).toList());
+        assertEquals(
+                List.of("127.0.0.1", "127.0.0.5"),
+                a.hosts().stream().map(Instance::ip).toList());
         assertEquals("A", a.clusters());
         assertFalse(a.reachProtectionThreshold());
-        assertEquals(List.of("127.0.0.2"), naming.list(svc, Set.of("B"), true).hosts().stream().map(Instance::ip).toList());
+        assertEquals(
+                List.of("127.0.0.2"),
+                naming.list(svc, Set.of("B"), true).hosts().stream()
+                        .map(Instance::ip)
+                        .toList());
         assertTrue(naming.list(svc, Set.of("NOPE"), false).hosts().isEmpty());
-        InvalidRequestException bad = assertThrows(InvalidRequestException.class, () -> naming.list(svc, Set.of("a b"), false));
+        InvalidRequestException bad =
+                assertThrows(InvalidRequestException.class, () -> naming.list(svc, Set.of("a b"), false));
         assertEquals("clusters", bad.field());
     }
 
@@ -299,7 +332,8 @@ class NamingServiceTest {
         ServiceView v = naming.list(new ServiceKey(ns, "G", "ghost"), Set.of(), true);
         assertTrue(v.hosts().isEmpty());
         assertEquals("G@@ghost", v.name());
-        assertEquals(naming.list(new ServiceKey(ns, "G", "ghost2"), Set.of(), true).checksum(), v.checksum());
+        assertEquals(
+                naming.list(new ServiceKey(ns, "G", "ghost2"), Set.of(), true).checksum(), v.checksum());
     }
 
     @Test
@@ -328,7 +362,8 @@ class NamingServiceTest {
         clock.advance(Duration.ofSeconds(2));
         naming.beat(svc, null, "127.0.0.1", 80, Optional.empty());
         naming.checkHeartbeatsNow();
-        assertEquals(v, naming.listVersion(svc), "a beat of a healthy instance and an expiry pass change nothing shown");
+        assertEquals(
+                v, naming.listVersion(svc), "a beat of a healthy instance and an expiry pass change nothing shown");
         await(naming.update(svc, ephemeral("127.0.0.1", 80).withWeight(3)));
         v = moved(svc, v, "an ephemeral instance's new weight");
         await(naming.updateService(svc, 0.9, Map.of()));
@@ -372,7 +407,8 @@ class NamingServiceTest {
         BeatResult r = naming.beat(svc, null, "127.0.0.1", 80, Optional.empty());
         assertEquals(BeatResult.Status.OK, r.status());
         assertEquals(5000, r.clientBeatIntervalMs());
-        assertTrue(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(), "a beat makes it healthy again");
+        assertTrue(
+                naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(), "a beat makes it healthy again");
 
         clock.advance(Duration.ofSeconds(31));
         naming.beat(svc, null, "127.0.0.2", 80, Optional.empty());
@@ -386,33 +422,51 @@ class NamingServiceTest {
         clock.advance(Duration.ofHours(1));
         naming.checkHeartbeatsNow();
         assertTrue(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy());
-        assertEquals(BeatResult.Status.OK, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
+        assertEquals(
+                BeatResult.Status.OK,
+                naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
     }
 
     @Test
     void lightBeatForAnUnknownInstanceAnswersUnknownAndAFullBeatRegistersIt() {
-        assertEquals(BeatResult.Status.UNKNOWN, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
+        assertEquals(
+                BeatResult.Status.UNKNOWN,
+                naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).status());
         assertTrue(naming.service(svc).isEmpty(), "a light beat creates nothing");
 
-        BeatInfo full = new BeatInfo("127.0.0.1", 80, 2.5, "DEFAULT",
-                Map.of(HeartbeatSettings.INTERVAL_KEY, "2000", HeartbeatSettings.TIMEOUT_KEY, "6000"), "G@@orders");
+        BeatInfo full = new BeatInfo(
+                "127.0.0.1",
+                80,
+                2.5,
+                "DEFAULT",
+                Map.of(HeartbeatSettings.INTERVAL_KEY, "2000", HeartbeatSettings.TIMEOUT_KEY, "6000"),
+                "G@@orders");
         BeatResult r = naming.beat(svc, "DEFAULT", "127.0.0.1", 80, Optional.of(full));
         assertEquals(BeatResult.Status.OK, r.status());
         assertEquals(2000, r.clientBeatIntervalMs(), "the client beats at the interval its metadata asks for");
         Instance i = naming.instance(svc, null, "127.0.0.1", 80).orElseThrow();
         assertTrue(i.ephemeral() && i.healthy() && i.enabled());
         assertEquals(2.5, i.weight());
-        assertEquals(2000, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).clientBeatIntervalMs());
+        assertEquals(
+                2000, naming.beat(svc, null, "127.0.0.1", 80, Optional.empty()).clientBeatIntervalMs());
     }
 
     @Test
     void aFullBeatMustAgreeWithWhatItIsSentFor() {
         BeatInfo elsewhere = new BeatInfo("127.0.0.9", 80, 1, "DEFAULT", Map.of(), "G@@orders");
-        assertEquals("beat", assertThrows(InvalidRequestException.class,
-                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(elsewhere))).field());
+        assertEquals(
+                "beat",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(elsewhere)))
+                        .field());
         BeatInfo otherService = new BeatInfo("127.0.0.1", 80, 1, "DEFAULT", Map.of(), "G@@payments");
-        assertEquals("beat", assertThrows(InvalidRequestException.class,
-                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(otherService))).field());
+        assertEquals(
+                "beat",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> naming.beat(svc, null, "127.0.0.1", 80, Optional.of(otherService)))
+                        .field());
     }
 
     @Test
@@ -422,7 +476,8 @@ class NamingServiceTest {
         clock.advance(Duration.ofSeconds(16));
         naming.checkHeartbeatsNow();
         ServiceView dying = naming.list(svc, Set.of(), false);
-        assertEquals(List.of(false), dying.hosts().stream().map(Instance::healthy).toList());
+        assertEquals(
+                List.of(false), dying.hosts().stream().map(Instance::healthy).toList());
         assertFalse(dying.reachProtectionThreshold(), "a service only registrations made has no threshold");
         assertEquals(List.of(), naming.list(svc, Set.of(), true).hosts());
         assertFalse(naming.instance(svc, null, "127.0.0.9", 9999).orElseThrow().healthy());
@@ -442,7 +497,9 @@ class NamingServiceTest {
         naming.checkHeartbeatsNow();
         ServiceView dying = naming.list(svc, Set.of(), false);
         assertEquals(10, dying.hosts().size());
-        assertTrue(dying.hosts().stream().noneMatch(Instance::healthy), dying.hosts().toString());
+        assertTrue(
+                dying.hosts().stream().noneMatch(Instance::healthy),
+                dying.hosts().toString());
         clock.advance(Duration.ofSeconds(15));
         naming.checkHeartbeatsNow();
         assertTrue(hosts(svc).isEmpty());
@@ -457,13 +514,15 @@ class NamingServiceTest {
         ServiceView v = naming.list(svc, Set.of(), false);
         assertTrue(v.reachProtectionThreshold(), "Nacos 2.x: 0 healthy / 1 <= threshold 0 with service metadata");
         assertEquals(List.of(true), v.hosts().stream().map(Instance::healthy).toList());
-        assertFalse(naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(),
+        assertFalse(
+                naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().healthy(),
                 "the instance itself is unhealthy: only the list answer is protected");
     }
 
     @Test
     void aPersistentRegistrationAloneDefinesNoThreshold() throws Exception {
-        await(naming.register(svc, Instance.of("127.0.0.1", 80).withEphemeral(false).withHealthy(false)));
+        await(naming.register(
+                svc, Instance.of("127.0.0.1", 80).withEphemeral(false).withHealthy(false)));
         ServiceView v = naming.list(svc, Set.of(), false);
         assertFalse(v.reachProtectionThreshold());
         assertEquals(List.of(false), v.hosts().stream().map(Instance::healthy).toList());
@@ -498,12 +557,16 @@ class NamingServiceTest {
         await(naming.register(svc, persistent("127.0.0.2", 80).withCluster("MANUAL")));
         await(naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)));
 
-        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(eph, null, "127.0.0.1", 80, false)));
-        assertInstanceOf(HealthNotSettableException.class, failure(naming.setHealth(svc, "TCP1", "127.0.0.1", 80, false)));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.setHealth(svc, "MANUAL", "127.0.0.9", 80, false)));
+        assertInstanceOf(
+                HealthNotSettableException.class, failure(naming.setHealth(eph, null, "127.0.0.1", 80, false)));
+        assertInstanceOf(
+                HealthNotSettableException.class, failure(naming.setHealth(svc, "TCP1", "127.0.0.1", 80, false)));
+        assertInstanceOf(
+                InstanceNotFoundException.class, failure(naming.setHealth(svc, "MANUAL", "127.0.0.9", 80, false)));
 
         await(naming.setHealth(svc, "MANUAL", "127.0.0.2", 80, false));
-        assertFalse(naming.instance(svc, "MANUAL", "127.0.0.2", 80).orElseThrow().healthy());
+        assertFalse(
+                naming.instance(svc, "MANUAL", "127.0.0.2", 80).orElseThrow().healthy());
         assertTrue(naming.instance(svc, "TCP1", "127.0.0.1", 80).orElseThrow().healthy());
     }
 
@@ -527,7 +590,8 @@ class NamingServiceTest {
 
         await(naming.register(svc, persistent("127.0.0.1", 80).withWeight(3)));
         assertTrue(store.revision() > before, "a changed weight is written");
-        assertEquals(3, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
+        assertEquals(
+                3, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight());
 
         // the probe found it dead: a re-registration claiming it healthy keeps that, so it is unchanged too
         assertTrue(await(naming.setPersistentHealth(svc, null, "127.0.0.1", 80, false)));
@@ -543,10 +607,11 @@ class NamingServiceTest {
         // leader has committed an edit made through another node (here: another facade on the store).
         NamingService otherNode = new NamingService(store, NamingOptions.DEFAULT, clock, false);
         AtomicInteger catchUps = new AtomicInteger();
-        KvStore replica = (KvStore) java.lang.reflect.Proxy.newProxyInstance(KvStore.class.getClassLoader(),
-                new Class<?>[] {KvStore.class}, (proxy, method, args) -> {
+        KvStore replica = (KvStore) java.lang.reflect.Proxy.newProxyInstance(
+                KvStore.class.getClassLoader(), new Class<?>[] {KvStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("linearizable") && catchUps.incrementAndGet() == 1) {
-                        await(otherNode.register(svc, persistent("127.0.0.1", 80).withWeight(5)));
+                        await(otherNode.register(
+                                svc, persistent("127.0.0.1", 80).withWeight(5)));
                     }
                     try {
                         return method.invoke(store, args);
@@ -560,7 +625,9 @@ class NamingServiceTest {
             await(naming.register(svc, persistent("127.0.0.1", 80)));
             await(naming.register(svc, persistent("127.0.0.1", 80)));
             assertEquals(1, catchUps.get(), "an answer without a write first waits for the leader");
-            assertEquals(1, naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight(),
+            assertEquals(
+                    1,
+                    naming.instance(svc, null, "127.0.0.1", 80).orElseThrow().weight(),
                     "the edit committed meanwhile is replaced, as any registration replaces it");
         } finally {
             otherNode.close();
@@ -574,7 +641,9 @@ class NamingServiceTest {
         await(naming.register(svc, persistent("127.0.0.2", 80)));
         await(naming.updateCluster(svc, "WEB", http));
 
-        List<PersistentInstance> mine = naming.persistentInstances().stream().filter(p -> p.service().equals(svc)).toList();
+        List<PersistentInstance> mine = naming.persistentInstances().stream()
+                .filter(p -> p.service().equals(svc))
+                .toList();
         assertEquals(2, mine.size());
         for (PersistentInstance p : mine) {
             assertEquals(p.instance().cluster().equals("WEB") ? http : HealthCheckSettings.DEFAULT, p.healthCheck());
@@ -585,12 +654,15 @@ class NamingServiceTest {
 
     @Test
     void createdServiceExistsWithItsSpecAndACreateOfAnExistingOneIsRefused() throws Exception {
-        ServiceSpec spec = new ServiceSpec(0.3, Map.of("owner", "team-a"), Map.of("C1", HealthCheckSettings.of(CheckerType.NONE)));
+        ServiceSpec spec =
+                new ServiceSpec(0.3, Map.of("owner", "team-a"), Map.of("C1", HealthCheckSettings.of(CheckerType.NONE)));
         await(naming.createService(svc, spec));
         Service s = naming.service(svc).orElseThrow();
         assertEquals(spec, s.spec());
         assertTrue(s.stored());
-        assertEquals(List.of("C1"), s.clusters().stream().map(Service.ClusterSummary::name).toList());
+        assertEquals(
+                List.of("C1"),
+                s.clusters().stream().map(Service.ClusterSummary::name).toList());
         assertEquals(0, s.instances());
 
         assertInstanceOf(ServiceExistsException.class, failure(naming.createService(svc, ServiceSpec.DEFAULT)));
@@ -607,8 +679,11 @@ class NamingServiceTest {
         Service s = naming.service(svc).orElseThrow();
         assertFalse(s.stored(), "only ephemeral registrations: no stored definition");
         assertEquals(ServiceSpec.DEFAULT, s.spec());
-        assertEquals(List.of(new Service.ClusterSummary("A", HealthCheckSettings.DEFAULT, 2, 1),
-                new Service.ClusterSummary("B", HealthCheckSettings.DEFAULT, 1, 1)), s.clusters());
+        assertEquals(
+                List.of(
+                        new Service.ClusterSummary("A", HealthCheckSettings.DEFAULT, 2, 1),
+                        new Service.ClusterSummary("B", HealthCheckSettings.DEFAULT, 1, 1)),
+                s.clusters());
         assertEquals(3, s.ephemeralInstances());
         assertEquals(0, s.persistentInstances());
         assertEquals(2, s.healthyInstances());
@@ -624,7 +699,8 @@ class NamingServiceTest {
     @Test
     void updateServiceKeepsClusterSettingsAndNeedsAnExistingService() throws Exception {
         assertInstanceOf(ServiceNotFoundException.class, failure(naming.updateService(svc, 0.5, Map.of())));
-        assertInstanceOf(ServiceNotFoundException.class, failure(naming.updateCluster(svc, "C", HealthCheckSettings.DEFAULT)));
+        assertInstanceOf(
+                ServiceNotFoundException.class, failure(naming.updateCluster(svc, "C", HealthCheckSettings.DEFAULT)));
         assertThrows(InvalidRequestException.class, () -> naming.updateService(svc, 2, Map.of()));
 
         await(naming.register(svc, ephemeral("127.0.0.1", 80)));
@@ -649,7 +725,8 @@ class NamingServiceTest {
         List<java.util.function.Supplier<CompletableFuture<Void>>> edits = List.of(
                 () -> naming.updateCluster(svc, "MANUAL", HealthCheckSettings.of(CheckerType.NONE)),
                 () -> naming.updateService(svc, 0.5, Map.of("k", "v")),
-                () -> naming.update(svc, persistent("127.0.0.1", 80).withCluster("MANUAL").withWeight(3)),
+                () -> naming.update(
+                        svc, persistent("127.0.0.1", 80).withCluster("MANUAL").withWeight(3)),
                 () -> naming.patch(svc, "MANUAL", "127.0.0.1", 80, InstancePatch.NONE.withMetadata(Map.of("z", "1"))),
                 () -> naming.setHealth(svc, "MANUAL", "127.0.0.1", 80, false));
         for (var edit : edits) {
@@ -672,7 +749,9 @@ class NamingServiceTest {
         assertTrue(naming.service(svc).isEmpty());
         // a service that is really gone is still refused, once the leader confirms it
         assertInstanceOf(ServiceNotFoundException.class, failure(naming.deleteService(svc)));
-        assertInstanceOf(InstanceNotFoundException.class, failure(naming.patch(svc, "MANUAL", "127.0.0.1", 80, InstancePatch.NONE)));
+        assertInstanceOf(
+                InstanceNotFoundException.class,
+                failure(naming.patch(svc, "MANUAL", "127.0.0.1", 80, InstancePatch.NONE)));
         assertEquals(edits.size() + 3, follower.catchUps());
     }
 
@@ -683,8 +762,8 @@ class NamingServiceTest {
         await(naming.register(p, persistent("127.0.0.1", 80)));
         assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(svc)));
         assertInstanceOf(ServiceNotEmptyException.class, failure(naming.deleteService(p)));
-        ServiceNotFoundException missing = assertInstanceOf(ServiceNotFoundException.class,
-                failure(naming.deleteService(new ServiceKey(ns, "G", "ghost"))));
+        ServiceNotFoundException missing = assertInstanceOf(
+                ServiceNotFoundException.class, failure(naming.deleteService(new ServiceKey(ns, "G", "ghost"))));
         assertTrue(missing.getMessage().contains("not found!"), missing.getMessage());
 
         await(naming.deregister(svc, null, "127.0.0.1", 80, true));
@@ -711,8 +790,14 @@ class NamingServiceTest {
         assertEquals(new ServicePage(5, List.of("echo")), naming.listServices(ns, "G", 3, 2));
         assertEquals(new ServicePage(5, List.of()), naming.listServices(ns, "G", 4, 2));
         assertEquals(new ServicePage(1, List.of("zulu")), naming.listServices(ns, "OTHER", 1, 10));
-        assertEquals("pageNo", assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 0, 10)).field());
-        assertEquals("pageSize", assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 1, 0)).field());
+        assertEquals(
+                "pageNo",
+                assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 0, 10))
+                        .field());
+        assertEquals(
+                "pageSize",
+                assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 1, 0))
+                        .field());
     }
 
     @Test
@@ -720,7 +805,8 @@ class NamingServiceTest {
         ServiceKey dflt = ServiceKey.of(null, null, "lonely-" + ns);
         await(naming.register(dflt, ephemeral("127.0.0.1", 80)));
         assertTrue(naming.listServices("", "", 1, 1000).names().contains("lonely-" + ns));
-        assertTrue(naming.listServices("public", "DEFAULT_GROUP", 1, 1000).names().contains("lonely-" + ns));
+        assertTrue(
+                naming.listServices("public", "DEFAULT_GROUP", 1, 1000).names().contains("lonely-" + ns));
     }
 
     @Test
@@ -740,7 +826,8 @@ class NamingServiceTest {
         for (int round = 0; round < 25; round++) {
             ServiceKey k = new ServiceKey(ns, "G", "race-" + round);
             await(naming.createService(k, ServiceSpec.DEFAULT.withProtectThreshold(0.25)));
-            CompletableFuture<Void> delete = CompletableFuture.supplyAsync(() -> naming.deleteService(k)).thenCompose(f -> f);
+            CompletableFuture<Void> delete =
+                    CompletableFuture.supplyAsync(() -> naming.deleteService(k)).thenCompose(f -> f);
             CompletableFuture<Void> register = naming.register(k, persistent("127.0.0.1", 80));
             await(register);
             try {
@@ -749,7 +836,8 @@ class NamingServiceTest {
                 assertInstanceOf(ServiceNotEmptyException.class, e.getCause());
             }
             assertTrue(naming.instance(k, null, "127.0.0.1", 80).isPresent());
-            assertTrue(naming.service(k).orElseThrow().stored(), "round " + round + ": the instance's service is stored");
+            assertTrue(
+                    naming.service(k).orElseThrow().stored(), "round " + round + ": the instance's service is stored");
             assertTrue(naming.listServices(ns, "G", 1, 1000).names().contains(k.service()));
         }
     }
@@ -801,8 +889,9 @@ class NamingServiceTest {
     void aFailingListenerDoesNotSilenceTheOthers() throws Exception {
         ChangeRecorder heard = new ChangeRecorder();
         try (AutoCloseable bad = naming.subscribe(s -> {
-            throw new IllegalStateException("boom");
-        }); AutoCloseable good = naming.subscribe(heard)) {
+                    throw new IllegalStateException("boom");
+                });
+                AutoCloseable good = naming.subscribe(heard)) {
             await(naming.register(svc, ephemeral("127.0.0.1", 80)));
             heard.awaitChange(svc);
             heard.clear();

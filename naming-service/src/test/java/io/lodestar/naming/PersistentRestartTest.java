@@ -42,9 +42,14 @@ class PersistentRestartTest {
     void persistentInstancesAndServiceDefinitionsSurviveARestartAndEphemeralOnesDoNot() throws Exception {
         ServiceKey db = new ServiceKey("prod", "DATA", "mysql");
         ServiceKey web = new ServiceKey("prod", "DATA", "web");
-        ServiceSpec spec = new ServiceSpec(0.4, Map.of("owner", "dba"),
+        ServiceSpec spec = new ServiceSpec(
+                0.4,
+                Map.of("owner", "dba"),
                 Map.of("MAIN", new HealthCheckSettings(CheckerType.NONE, "/", 3306, false, "2xx")));
-        Instance primary = Instance.of("127.1.0.1", 3306).withEphemeral(false).withCluster("MAIN").withWeight(3)
+        Instance primary = Instance.of("127.1.0.1", 3306)
+                .withEphemeral(false)
+                .withCluster("MAIN")
+                .withWeight(3)
                 .withMetadata(ordered("role", "primary", "zone", "a"));
 
         int port = FreePorts.next();
@@ -52,7 +57,10 @@ class PersistentRestartTest {
         try (NamingService naming = new NamingService(store, NamingOptions.DEFAULT, Clock.systemUTC())) {
             naming.createService(db, spec).get(20, TimeUnit.SECONDS);
             naming.register(db, primary).get(20, TimeUnit.SECONDS);
-            naming.register(db, Instance.of("127.1.0.2", 3306).withEphemeral(false).withCluster("MAIN")).get(20, TimeUnit.SECONDS);
+            naming.register(
+                            db,
+                            Instance.of("127.1.0.2", 3306).withEphemeral(false).withCluster("MAIN"))
+                    .get(20, TimeUnit.SECONDS);
             naming.setHealth(db, "MAIN", "127.1.0.2", 3306, false).get(20, TimeUnit.SECONDS);
             naming.register(web, Instance.of("127.2.0.1", 80)).get(20, TimeUnit.SECONDS);
         } finally {
@@ -64,7 +72,8 @@ class PersistentRestartTest {
             Instance p = naming.instance(db, "MAIN", "127.1.0.1", 3306).orElseThrow();
             assertEquals(primary.withDefaultId(db), p);
             assertEquals(List.of("role", "zone"), List.copyOf(p.metadata().keySet()), "metadata order survives");
-            assertFalse(naming.instance(db, "MAIN", "127.1.0.2", 3306).orElseThrow().healthy(), "a health flip is durable");
+            assertFalse(
+                    naming.instance(db, "MAIN", "127.1.0.2", 3306).orElseThrow().healthy(), "a health flip is durable");
 
             Service s = naming.service(db).orElseThrow();
             assertEquals(spec, s.spec());

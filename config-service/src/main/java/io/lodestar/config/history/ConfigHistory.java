@@ -38,7 +38,10 @@ public final class ConfigHistory {
 
     /** The entry with this id, or null. */
     public HistoryEntry get(ConfigKey key, long id) {
-        byte[] k = ByteBuffer.allocate(prefix(key).length + 8).put(prefix(key)).putLong(id).array();
+        byte[] k = ByteBuffer.allocate(prefix(key).length + 8)
+                .put(prefix(key))
+                .putLong(id)
+                .array();
         KvEntry e = store.get(ConfigKeyspaces.HISTORY, k);
         return e == null ? null : HistoryCodec.decode(id, key, e.value());
     }

@@ -42,8 +42,8 @@ final class HistoryCodec {
      */
     static long time(byte[] stored) {
         if (stored.length < 2 + Long.BYTES || stored[0] != VERSION) {
-            throw new IllegalStateException("not a version " + VERSION + " history entry ("
-                    + stored.length + " bytes" + (stored.length > 0 ? ", version " + stored[0] : "") + ")");
+            throw new IllegalStateException("not a version " + VERSION + " history entry (" + stored.length + " bytes"
+                    + (stored.length > 0 ? ", version " + stored[0] : "") + ")");
         }
         return ByteBuffer.wrap(stored, stored.length - Long.BYTES, Long.BYTES).getLong();
     }
@@ -57,8 +57,16 @@ final class HistoryCodec {
             HistoryEntry.Operation op = HistoryEntry.Operation.values()[in.readByte()];
             byte[] content = new byte[in.readInt()];
             in.readFully(content);
-            return new HistoryEntry(id, key, op, new String(content, StandardCharsets.UTF_8), in.readUTF(),
-                    StoredFields.readOptional(in), StoredFields.readOptional(in), StoredFields.readOptional(in), in.readLong());
+            return new HistoryEntry(
+                    id,
+                    key,
+                    op,
+                    new String(content, StandardCharsets.UTF_8),
+                    in.readUTF(),
+                    StoredFields.readOptional(in),
+                    StoredFields.readOptional(in),
+                    StoredFields.readOptional(in),
+                    in.readLong());
         } catch (IOException ex) {
             throw new UncheckedIOException("corrupt history entry " + id + " of " + key, ex);
         }

@@ -7,10 +7,20 @@ import io.lodestar.config.ConfigKey;
  * the change (unique, increasing, the same on every node). As in Nacos, an insert keeps the new
  * content, an update the content it replaced, a delete the content it removed.
  */
-public record HistoryEntry(long id, ConfigKey key, Operation operation, String content, String md5,
-                           String appName, String srcIp, String srcUser, long time) {
+public record HistoryEntry(
+        long id,
+        ConfigKey key,
+        Operation operation,
+        String content,
+        String md5,
+        String appName,
+        String srcIp,
+        String srcUser,
+        long time) {
     public enum Operation {
-        INSERT("I"), UPDATE("U"), DELETE("D");
+        INSERT("I"),
+        UPDATE("U"),
+        DELETE("D");
 
         private final String code;
 

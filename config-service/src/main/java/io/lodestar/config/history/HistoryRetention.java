@@ -40,7 +40,11 @@ public final class HistoryRetention implements AutoCloseable {
      */
     public record Settings(Duration maxAge, int maxPerConfig, Duration interval, int batchSize) {
         public Settings {
-            if (maxAge.isNegative() || maxPerConfig < 1 || interval.isNegative() || interval.isZero() || batchSize < 1) {
+            if (maxAge.isNegative()
+                    || maxPerConfig < 1
+                    || interval.isNegative()
+                    || interval.isZero()
+                    || batchSize < 1) {
                 throw new IllegalArgumentException("bad history retention settings: " + maxAge + ", " + maxPerConfig
                         + ", " + interval + ", " + batchSize);
             }
@@ -139,7 +143,8 @@ public final class HistoryRetention implements AutoCloseable {
         if (pending.isEmpty()) {
             return 0;
         }
-        List<Op> ops = pending.stream().map(k -> Op.delete(ConfigKeyspaces.HISTORY, k)).toList();
+        List<Op> ops =
+                pending.stream().map(k -> Op.delete(ConfigKeyspaces.HISTORY, k)).toList();
         int n = ops.size();
         pending.clear();
         store.write(Command.batch(ops)).join();
@@ -151,8 +156,10 @@ public final class HistoryRetention implements AutoCloseable {
             return HistoryCodec.time(value);
         } catch (RuntimeException e) {
             // an entry this version cannot read is left to the count rule, not failed on forever
-            LOG.warn("history entry {} unreadable, kept unless over the count: {}",
-                    ByteBuffer.wrap(key, key.length - 8, 8).getLong(), e.toString());
+            LOG.warn(
+                    "history entry {} unreadable, kept unless over the count: {}",
+                    ByteBuffer.wrap(key, key.length - 8, 8).getLong(),
+                    e.toString());
             return Long.MAX_VALUE;
         }
     }

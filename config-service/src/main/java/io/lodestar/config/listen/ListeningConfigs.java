@@ -17,6 +17,7 @@ public final class ListeningConfigs {
     public static final String FIELD = "Listening-Configs";
     /** Nacos clients send at most 3000 per request (one task per 3000 listened configs). */
     public static final int MAX_ENTRIES = 3000;
+
     static final char ENTRY_SEPARATOR = '\u0001';
     static final char FIELD_SEPARATOR = '\u0002';
     private static final int MAX_MD5_LENGTH = 64;
@@ -57,13 +58,15 @@ public final class ListeningConfigs {
     private static ListeningEntry entry(String raw, int index) {
         String[] fields = raw.split(String.valueOf(FIELD_SEPARATOR), -1);
         if (fields.length != 3 && fields.length != 4) {
-            throw new InvalidRequestException(FIELD, "entry " + index + " has " + fields.length
-                    + " fields; expected dataId, group, md5 and optionally tenant, separated by \\u0002");
+            throw new InvalidRequestException(
+                    FIELD,
+                    "entry " + index + " has " + fields.length
+                            + " fields; expected dataId, group, md5 and optionally tenant, separated by \\u0002");
         }
         String md5 = fields[2];
         if (md5.length() > MAX_MD5_LENGTH) {
-            throw new InvalidRequestException(FIELD, "entry " + index + ": md5 longer than " + MAX_MD5_LENGTH
-                    + " characters");
+            throw new InvalidRequestException(
+                    FIELD, "entry " + index + ": md5 longer than " + MAX_MD5_LENGTH + " characters");
         }
         ConfigKey key;
         try {

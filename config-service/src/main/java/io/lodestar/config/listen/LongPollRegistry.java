@@ -92,8 +92,8 @@ public final class LongPollRegistry implements AutoCloseable {
      * that key) or {@link #holdMs} elapses (completes with an empty list). After {@link #close()}
      * nothing is held.
      */
-    public CompletableFuture<List<ConfigKey>> poll(List<ListeningEntry> entries, String clientIp, long clientTimeoutMs,
-                                                   boolean noHangup) {
+    public CompletableFuture<List<ConfigKey>> poll(
+            List<ListeningEntry> entries, String clientIp, long clientTimeoutMs, boolean noHangup) {
         Map<ConfigKey, String> md5s = new LinkedHashMap<>();
         for (ListeningEntry e : entries) {
             md5s.put(e.key(), e.md5());

@@ -10,8 +10,11 @@ public final class NamespaceNotEmptyException extends LodestarException {
     private final long configCount;
 
     public NamespaceNotEmptyException(String namespaceId, long configCount) {
-        super(ErrorKind.CONFLICT, "namespaceId", "namespaceId: namespace '" + namespaceId + "' still holds " + configCount + " config"
-                + (configCount == 1 ? "" : "s") + ": delete them first");
+        super(
+                ErrorKind.CONFLICT,
+                "namespaceId",
+                "namespaceId: namespace '" + namespaceId + "' still holds " + configCount + " config"
+                        + (configCount == 1 ? "" : "s") + ": delete them first");
         this.namespaceId = namespaceId;
         this.configCount = configCount;
     }

@@ -33,6 +33,7 @@ public final class NamespaceService {
     public static final String KEYSPACE = ConfigKeyspaces.NAMESPACE;
     /** Reserved: Nacos 2.x clients and scripts use it as another name of the public namespace. */
     public static final String PUBLIC_ALIAS = "public";
+
     static final int MAX_ID = 128;
     static final int MAX_NAME = 128;
     static final int MAX_DESC = 256;
@@ -106,9 +107,11 @@ public final class NamespaceService {
         checkName("namespaceShowName", name);
         checkDesc(desc);
         // caught up first: a namespace created through another node may not be applied here yet
-        return store.linearizable().thenCompose(v -> updates.run(() -> updateAttempt(id, name, desc),
-                // edited by others every time we tried: theirs stand, ours is a lost race
-                () -> CompletableFuture.completedFuture(false)));
+        return store.linearizable()
+                .thenCompose(v -> updates.run(
+                        () -> updateAttempt(id, name, desc),
+                        // edited by others every time we tried: theirs stand, ours is a lost race
+                        () -> CompletableFuture.completedFuture(false)));
     }
 
     private Step<Boolean> updateAttempt(String id, String name, String desc) {
@@ -117,7 +120,8 @@ public final class NamespaceService {
             return Step.answer(false);
         }
         Namespace old = NamespaceCodec.decode(id, e.value());
-        byte[] value = NamespaceCodec.encode(new Namespace(id, name, desc, old.createTime(), System.currentTimeMillis()));
+        byte[] value =
+                NamespaceCodec.encode(new Namespace(id, name, desc, old.createTime(), System.currentTimeMillis()));
         return Step.propose(Command.putIfRevision(KEYSPACE, key(id), value, e.modRevision()), true);
     }
 
@@ -143,7 +147,8 @@ public final class NamespaceService {
                 return CompletableFuture.completedFuture(true);
             }
             if (countConfigs(id, 1) > 0) {
-                return CompletableFuture.failedFuture(new NamespaceNotEmptyException(id, countConfigs(id, Integer.MAX_VALUE)));
+                return CompletableFuture.failedFuture(
+                        new NamespaceNotEmptyException(id, countConfigs(id, Integer.MAX_VALUE)));
             }
             return store.write(Command.delete(KEYSPACE, key(id))).thenApply(r -> true);
         });
@@ -155,7 +160,8 @@ public final class NamespaceService {
     }
 
     private long countConfigs(String id, int limit) {
-        return store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id), limit).size();
+        return store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id), limit)
+                .size();
     }
 
     private static boolean isPublic(String id) {
@@ -172,10 +178,11 @@ public final class NamespaceService {
         }
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            boolean ok =
+                    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
             if (!ok) {
-                throw new InvalidRequestException("customNamespaceId",
-                        "illegal character '" + c + "' (allowed: letters, digits, - _)");
+                throw new InvalidRequestException(
+                        "customNamespaceId", "illegal character '" + c + "' (allowed: letters, digits, - _)");
             }
         }
         if (id.equals(PUBLIC_ALIAS)) {
@@ -196,7 +203,8 @@ public final class NamespaceService {
                 throw new InvalidRequestException(field, "control characters are not allowed");
             }
             if (NAME_FORBIDDEN.indexOf(c) >= 0) {
-                throw new InvalidRequestException(field, "illegal character '" + c + "' (not allowed: " + NAME_FORBIDDEN + ")");
+                throw new InvalidRequestException(
+                        field, "illegal character '" + c + "' (not allowed: " + NAME_FORBIDDEN + ")");
             }
         }
     }

@@ -34,8 +34,8 @@ public final class ChangeLogRetention implements AutoCloseable {
     public record Settings(int keep, Duration interval, int batchSize) {
         public Settings {
             if (keep < 1 || interval.isNegative() || interval.isZero() || batchSize < 1) {
-                throw new IllegalArgumentException("bad change-log retention settings: " + keep + ", " + interval
-                        + ", " + batchSize);
+                throw new IllegalArgumentException(
+                        "bad change-log retention settings: " + keep + ", " + interval + ", " + batchSize);
             }
         }
 
@@ -88,8 +88,9 @@ public final class ChangeLogRetention implements AutoCloseable {
         while (excess > 0 && LeaderOnlyJob.leads(store)) {
             // from just above the floor: a scan from the log's start would step over every entry
             // trimmed so far that compaction has not yet dropped, and a pass trims up to a million
-            List<KvEntry> oldest = store.sweepFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX,
-                    ConfigChangeLog.keyAt(trimmedUpTo() + 1), (int) Math.min(excess, settings.batchSize()));
+            List<KvEntry> oldest = store.sweepFrom(
+                    ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, ConfigChangeLog.keyAt(trimmedUpTo() + 1), (int)
+                            Math.min(excess, settings.batchSize()));
             if (oldest.isEmpty()) {
                 break;
             }
@@ -112,10 +113,12 @@ public final class ChangeLogRetention implements AutoCloseable {
             ops.add(Op.delete(ConfigKeyspaces.CHANGES, e.key()));
         }
         long current = floor == null ? 0 : ByteBuffer.wrap(floor.value()).getLong();
-        ops.add(Op.put(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY,
+        ops.add(Op.put(
+                ConfigKeyspaces.CHANGES,
+                ConfigChangeLog.FLOOR_KEY,
                 ByteBuffer.allocate(8).putLong(Math.max(current, newFloor)).array()));
-        Compare unchanged = Compare.modRevision(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY,
-                floor == null ? 0 : floor.modRevision());
+        Compare unchanged = Compare.modRevision(
+                ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY, floor == null ? 0 : floor.modRevision());
         // A write that fails or times out leaves the tally as it was: if the trim did apply, it moved
         // the floor, and the next count starts over.
         WriteResult result = store.write(Command.of(List.of(unchanged), ops)).join();
@@ -136,11 +139,14 @@ public final class ChangeLogRetention implements AutoCloseable {
     private long count() {
         KvEntry floor = store.get(ConfigKeyspaces.CHANGES, ConfigChangeLog.FLOOR_KEY);
         long floorRevision = floor == null ? 0 : floor.modRevision();
-        Tally from = tally != null && tally.floorRevision() == floorRevision ? tally : new Tally(floorRevision, null, 0);
+        Tally from =
+                tally != null && tally.floorRevision() == floorRevision ? tally : new Tally(floorRevision, null, 0);
         long n = from.count();
         byte[] last = from.lastCounted();
-        byte[] start = last != null ? Arrays.copyOf(last, last.length + 1)
-                : ConfigChangeLog.keyAt(floor == null ? 1 : ByteBuffer.wrap(floor.value()).getLong() + 1);
+        byte[] start = last != null
+                ? Arrays.copyOf(last, last.length + 1)
+                : ConfigChangeLog.keyAt(
+                        floor == null ? 1 : ByteBuffer.wrap(floor.value()).getLong() + 1);
         while (true) {
             List<KvEntry> page = store.sweepFrom(ConfigKeyspaces.CHANGES, ConfigChangeLog.PREFIX, start, SCAN_PAGE);
             n += page.size();

@@ -30,6 +30,7 @@ public final class ConfigChangeLog {
     public static final byte[] PREFIX = {'c'};
     /** The highest revision trimmed from the log; absent until the first trim. */
     static final byte[] FLOOR_KEY = {'f'};
+
     private static final byte PUT = 1;
     private static final byte DELETE = 2;
 
@@ -51,14 +52,21 @@ public final class ConfigChangeLog {
         byte[] md5Bytes = md5.getBytes(StandardCharsets.US_ASCII);
         byte[] storeKey = key.storeKey();
         byte[] value = ByteBuffer.allocate(2 + md5Bytes.length + storeKey.length)
-                .put(PUT).put((byte) md5Bytes.length).put(md5Bytes).put(storeKey).array();
+                .put(PUT)
+                .put((byte) md5Bytes.length)
+                .put(md5Bytes)
+                .put(storeKey)
+                .array();
         return Op.putAtRevision(ConfigKeyspaces.CHANGES, PREFIX, value);
     }
 
     /** The op that logs a delete of {@code key}. */
     public static Op appendDelete(ConfigKey key) {
         byte[] storeKey = key.storeKey();
-        byte[] value = ByteBuffer.allocate(1 + storeKey.length).put(DELETE).put(storeKey).array();
+        byte[] value = ByteBuffer.allocate(1 + storeKey.length)
+                .put(DELETE)
+                .put(storeKey)
+                .array();
         return Op.putAtRevision(ConfigKeyspaces.CHANGES, PREFIX, value);
     }
 
@@ -72,7 +80,10 @@ public final class ConfigChangeLog {
 
     /** The entry key of the change at {@code revision}. */
     public static byte[] keyAt(long revision) {
-        return ByteBuffer.allocate(PREFIX.length + 8).put(PREFIX).putLong(revision).array();
+        return ByteBuffer.allocate(PREFIX.length + 8)
+                .put(PREFIX)
+                .putLong(revision)
+                .array();
     }
 
     /** This node's logged changes with a revision above {@code afterRevision}, oldest first, at most {@code limit}. */

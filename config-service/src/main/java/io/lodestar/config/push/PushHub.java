@@ -41,6 +41,7 @@ public final class PushHub implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PushHub.class);
     /** Unsent messages (and held-back live changes) one session may have before it is dropped. */
     public static final int DEFAULT_MAX_QUEUED = 10_000;
+
     static final int FEED_CAPACITY = 65_536;
     private static final int REPLAY_PAGE = 1_000;
 
@@ -100,7 +101,8 @@ public final class PushHub implements AutoCloseable {
                 long known = sinceRevision != null ? sinceRevision : before;
                 s.sent.merge(sub.key(), known, Math::min);
                 s.replaying.add(sub.key());
-                byKey.computeIfAbsent(sub.key(), k -> ConcurrentHashMap.newKeySet()).add(s);
+                byKey.computeIfAbsent(sub.key(), k -> ConcurrentHashMap.newKeySet())
+                        .add(s);
             }
         }
         // registered before reading: a change committed from here on is read, or held back, or both
@@ -137,8 +139,10 @@ public final class PushHub implements AutoCloseable {
                 Config current = configs.get(e.getKey());
                 String currentMd5 = current == null ? "" : current.md5();
                 if (!currentMd5.equals(e.getValue())) {
-                    replay.add(new ConfigChangeLog.Change(current == null ? before : current.modRevision(),
-                            e.getKey(), current == null ? null : currentMd5));
+                    replay.add(new ConfigChangeLog.Change(
+                            current == null ? before : current.modRevision(),
+                            e.getKey(),
+                            current == null ? null : currentMd5));
                 }
             }
         }
@@ -280,6 +284,7 @@ public final class PushHub implements AutoCloseable {
         final Map<ConfigKey, Long> sent = new HashMap<>();
         /** Keys whose replay is being read: their live changes wait in {@link #heldBack}. */
         final Set<ConfigKey> replaying = new java.util.HashSet<>();
+
         final List<ConfigChangeLog.Change> heldBack = new ArrayList<>();
         final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
         boolean scheduled;
@@ -410,7 +415,8 @@ public final class PushHub implements AutoCloseable {
             // per-key revisions drop what was sent already; a change may be logged from then on
             long after = fromRevision - 1;
             if (!log.complete(after)) {
-                changesSinceFromState(List.copyOf(byKey.keySet()), after, store.revision()).forEach(PushHub.this::changed);
+                changesSinceFromState(List.copyOf(byKey.keySet()), after, store.revision())
+                        .forEach(PushHub.this::changed);
                 return;
             }
             while (!byKey.isEmpty()) {

@@ -74,7 +74,10 @@ public final class ConfigArchive {
         StringBuilder out = new StringBuilder();
         for (ArchivedConfig c : configs) {
             if (c.appName() != null && !c.appName().isBlank()) {
-                out.append(v1Key(c.group(), c.dataId())).append('=').append(c.appName()).append("\r\n");
+                out.append(v1Key(c.group(), c.dataId()))
+                        .append('=')
+                        .append(c.appName())
+                        .append("\r\n");
             }
         }
         return out.length() == 0 ? null : out.toString();
@@ -172,7 +175,8 @@ public final class ConfigArchive {
         if (name.indexOf('\\') >= 0) {
             throw bad("entry '" + name + "' contains a backslash");
         }
-        if (name.startsWith("/") || (name.length() > 1 && name.charAt(1) == ':' && Character.isLetter(name.charAt(0)))) {
+        if (name.startsWith("/")
+                || (name.length() > 1 && name.charAt(1) == ':' && Character.isLetter(name.charAt(0)))) {
             throw bad("entry '" + name + "' is an absolute path");
         }
         String[] parts = name.split(SEPARATOR, -1);
@@ -214,10 +218,12 @@ public final class ConfigArchive {
 
     private static String utf8(String name, byte[] data) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(data)).toString();
+                    .decode(ByteBuffer.wrap(data))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw bad("entry '" + name + "' is not UTF-8 text");
         }

@@ -72,7 +72,9 @@ public final class ConfigTransfer {
             if (c == null) {
                 continue; // deleted between the scan and the read
             }
-            if ((q.ids() == null || q.ids().isEmpty()) && q.appName() != null && !q.appName().isBlank()
+            if ((q.ids() == null || q.ids().isEmpty())
+                    && q.appName() != null
+                    && !q.appName().isBlank()
                     && !q.appName().equals(c.appName())) {
                 continue;
             }
@@ -84,8 +86,13 @@ public final class ConfigTransfer {
     /** The archive of the selected configs, with the v2 ({@code .metadata.yml}) or v1 metadata. */
     public byte[] export(ExportQuery q, boolean v2) {
         List<ArchivedConfig> items = find(q).stream()
-                .map(c -> new ArchivedConfig(c.key().group(), c.key().dataId(), c.content(),
-                        c.type() == null ? "text" : c.type(), c.appName(), c.desc()))
+                .map(c -> new ArchivedConfig(
+                        c.key().group(),
+                        c.key().dataId(),
+                        c.content(),
+                        c.type() == null ? "text" : c.type(),
+                        c.appName(),
+                        c.desc()))
                 .toList();
         return ConfigArchive.write(items, v2);
     }
@@ -94,22 +101,23 @@ public final class ConfigTransfer {
      * Imports an archive into {@code namespace} (which must exist; blank or "public" is the public
      * namespace). Bad input fails with {@link InvalidRequestException} before anything is written.
      */
-    public CompletableFuture<ImportResult> importArchive(String namespace, byte[] zip, ImportPolicy policy,
-                                                         String srcIp, String srcUser) {
+    public CompletableFuture<ImportResult> importArchive(
+            String namespace, byte[] zip, ImportPolicy policy, String srcIp, String srcUser) {
         String tenant = normalizeNamespace(namespace);
         ConfigArchive.Contents contents = ConfigArchive.read(zip, limits);
         // caught up first: the namespace, and configs that ABORT or SKIP must see, may have been
         // written through another node and not be applied here yet
         return store.linearizable().thenCompose(v -> {
             if (!tenant.isEmpty() && !namespaces.exists(tenant)) {
-                return CompletableFuture.failedFuture(new InvalidRequestException("namespace", "'" + tenant + "' does not exist"));
+                return CompletableFuture.failedFuture(
+                        new InvalidRequestException("namespace", "'" + tenant + "' does not exist"));
             }
             return importInto(tenant, contents, policy, srcIp, srcUser);
         });
     }
 
-    private CompletableFuture<ImportResult> importInto(String tenant, ConfigArchive.Contents contents, ImportPolicy policy,
-                                                       String srcIp, String srcUser) {
+    private CompletableFuture<ImportResult> importInto(
+            String tenant, ConfigArchive.Contents contents, ImportPolicy policy, String srcIp, String srcUser) {
         List<PublishRequest> toPublish = new ArrayList<>();
         List<ImportResult.Ref> fail = new ArrayList<>();
         List<ImportResult.Ref> skip = new ArrayList<>();
@@ -122,14 +130,22 @@ public final class ConfigTransfer {
             } else if (exists && policy == ImportPolicy.SKIP) {
                 skip.add(ref);
             } else {
-                toPublish.add(new PublishRequest(key, a.content(), a.type() != null ? a.type() : typeOf(a.dataId()),
-                        a.appName(), a.desc(), null, srcIp, srcUser));
+                toPublish.add(new PublishRequest(
+                        key,
+                        a.content(),
+                        a.type() != null ? a.type() : typeOf(a.dataId()),
+                        a.appName(),
+                        a.desc(),
+                        null,
+                        srcIp,
+                        srcUser));
             }
         }
         if (!fail.isEmpty()) {
             // ABORT writes nothing: every config that would have been written is reported as skipped
             List<ImportResult.Ref> notWritten = toPublish.stream()
-                    .map(r -> new ImportResult.Ref(r.key().group(), r.key().dataId())).toList();
+                    .map(r -> new ImportResult.Ref(r.key().group(), r.key().dataId()))
+                    .toList();
             return CompletableFuture.completedFuture(
                     new ImportResult(0, notWritten.size(), fail, notWritten, contents.unrecognized()));
         }
@@ -137,14 +153,15 @@ public final class ConfigTransfer {
         for (PublishRequest r : toPublish) {
             chain = chain.thenCompose(v -> configs.publish(r).thenApply(rev -> null));
         }
-        return chain.thenApply(v -> new ImportResult(toPublish.size(), skip.size(), List.of(), skip,
-                contents.unrecognized()));
+        return chain.thenApply(
+                v -> new ImportResult(toPublish.size(), skip.size(), List.of(), skip, contents.unrecognized()));
     }
 
     /** Nacos names the public namespace "" in storage and accepts "public" for it. */
     static String normalizeNamespace(String namespace) {
         return namespace == null || namespace.isBlank() || namespace.equals(NamespaceService.PUBLIC_ALIAS)
-                ? "" : namespace.trim();
+                ? ""
+                : namespace.trim();
     }
 
     private static String typeOf(String dataId) {
@@ -157,7 +174,10 @@ public final class ConfigTransfer {
         if (filter == null || filter.isBlank()) {
             return null;
         }
-        return Pattern.compile(String.join(".*",
-                java.util.Arrays.stream(filter.split("\\*", -1)).map(Pattern::quote).toList()));
+        return Pattern.compile(String.join(
+                ".*",
+                java.util.Arrays.stream(filter.split("\\*", -1))
+                        .map(Pattern::quote)
+                        .toList()));
     }
 }

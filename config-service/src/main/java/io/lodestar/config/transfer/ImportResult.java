@@ -8,8 +8,8 @@ import java.util.List;
  * {@code unrecognized} the archive entries that named no config (files missing from a v2
  * metadata file, metadata naming a missing file).
  */
-public record ImportResult(int succCount, int skipCount, List<Ref> failData, List<Ref> skipData,
-                           List<String> unrecognized) {
+public record ImportResult(
+        int succCount, int skipCount, List<Ref> failData, List<Ref> skipData, List<String> unrecognized) {
     /** A config named by group and dataId. */
     public record Ref(String group, String dataId) {}
 }

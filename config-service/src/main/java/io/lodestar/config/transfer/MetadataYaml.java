@@ -26,7 +26,11 @@ final class MetadataYaml {
             String indent = "- ";
             for (Map.Entry<String, String> field : fields(c).entrySet()) {
                 if (field.getValue() != null) {
-                    out.append(indent).append(field.getKey()).append(": ").append(quote(field.getValue())).append('\n');
+                    out.append(indent)
+                            .append(field.getKey())
+                            .append(": ")
+                            .append(quote(field.getValue()))
+                            .append('\n');
                     indent = "  ";
                 }
             }
@@ -249,8 +253,13 @@ final class MetadataYaml {
             StringBuilder v = new StringBuilder();
             while (pos < s.length()) {
                 char c = s.charAt(pos);
-                if (c == ',' || c == '}' || c == '{' || c == '[' || c == ']'
-                        || (c == ':' && (peekAt(1) == ' ' || peekAt(1) == '\n' || peekAt(1) == ',' || peekAt(1) == '}'))) {
+                if (c == ','
+                        || c == '}'
+                        || c == '{'
+                        || c == '['
+                        || c == ']'
+                        || (c == ':'
+                                && (peekAt(1) == ' ' || peekAt(1) == '\n' || peekAt(1) == ',' || peekAt(1) == '}'))) {
                     break;
                 }
                 if (c == '\n') { // a plain scalar folds: the line break and the indentation become one space

@@ -15,9 +15,26 @@ class HistoryCodecTest {
     void timeReadAloneEqualsTheDecodedTimeWhateverComesBeforeIt() {
         List<HistoryEntry> entries = List.of(
                 new HistoryEntry(1, KEY, HistoryEntry.Operation.INSERT, "", "md5", null, null, null, 0L),
-                new HistoryEntry(2, KEY, HistoryEntry.Operation.UPDATE, "ü€😀 multi-byte", "m", "app", "10.0.0.1", "alice",
+                new HistoryEntry(
+                        2,
+                        KEY,
+                        HistoryEntry.Operation.UPDATE,
+                        "ü€😀 multi-byte",
+                        "m",
+                        "app",
+                        "10.0.0.1",
+                        "alice",
                         1_764_000_000_123L),
-                new HistoryEntry(3, KEY, HistoryEntry.Operation.DELETE, "x".repeat(70_000), "m", null, "::1", null, Long.MAX_VALUE - 1));
+                new HistoryEntry(
+                        3,
+                        KEY,
+                        HistoryEntry.Operation.DELETE,
+                        "x".repeat(70_000),
+                        "m",
+                        null,
+                        "::1",
+                        null,
+                        Long.MAX_VALUE - 1));
         for (HistoryEntry e : entries) {
             byte[] stored = HistoryCodec.encode(e);
             assertEquals(e, HistoryCodec.decode(e.id(), KEY, stored));
@@ -27,7 +44,8 @@ class HistoryCodecTest {
 
     @Test
     void timeOfSomethingThatIsNotAVersionOneEntryFails() {
-        byte[] stored = HistoryCodec.encode(new HistoryEntry(1, KEY, HistoryEntry.Operation.INSERT, "c", "m", null, null, null, 5L));
+        byte[] stored = HistoryCodec.encode(
+                new HistoryEntry(1, KEY, HistoryEntry.Operation.INSERT, "c", "m", null, null, null, 5L));
         stored[0] = 9;
         assertThrows(IllegalStateException.class, () -> HistoryCodec.time(stored));
         assertThrows(IllegalStateException.class, () -> HistoryCodec.time(new byte[] {1, 0, 0}));

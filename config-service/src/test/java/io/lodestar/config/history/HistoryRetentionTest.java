@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HistoryRetentionTest {
     @TempDir
     Path dir;
+
     RaftKvStore store;
     ConfigService configs;
 
@@ -45,11 +46,14 @@ class HistoryRetentionTest {
     }
 
     private void publish(ConfigKey key, String content) throws Exception {
-        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(20, TimeUnit.SECONDS);
+        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null))
+                .get(20, TimeUnit.SECONDS);
     }
 
     private List<Long> ids(ConfigKey key) {
-        return configs.history().list(key, 1, 1000).items().stream().map(HistoryEntry::id).toList();
+        return configs.history().list(key, 1, 1000).items().stream()
+                .map(HistoryEntry::id)
+                .toList();
     }
 
     @Test
@@ -67,8 +71,10 @@ class HistoryRetentionTest {
         }
         List<Long> newestA = ids(a).subList(0, 3);
         List<Long> newestAb = ids(ab).subList(0, 3);
-        HistoryRetention retention = new HistoryRetention(store,
-                new HistoryRetention.Settings(Duration.ofDays(30), 3, Duration.ofHours(1), 2), Clock.systemUTC());
+        HistoryRetention retention = new HistoryRetention(
+                store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 3, Duration.ofHours(1), 2),
+                Clock.systemUTC());
 
         assertEquals(4, retention.runOnce()); // 3 of a, 1 of a.b, in batches of 2
         assertEquals(newestA, ids(a));
@@ -95,8 +101,8 @@ class HistoryRetentionTest {
         List<Long> keptC = ids(c).subList(0, 1);
         Duration maxAge = Duration.ofDays(30);
         Clock atBoundaryPlusMaxAge = Clock.fixed(Instant.ofEpochMilli(boundary).plus(maxAge), ZoneOffset.UTC);
-        HistoryRetention retention = new HistoryRetention(store,
-                new HistoryRetention.Settings(maxAge, 1000, Duration.ofHours(1), 500), atBoundaryPlusMaxAge);
+        HistoryRetention retention = new HistoryRetention(
+                store, new HistoryRetention.Settings(maxAge, 1000, Duration.ofHours(1), 500), atBoundaryPlusMaxAge);
 
         assertEquals(3, retention.runOnce());
         assertEquals(keptC, ids(c));
@@ -108,19 +114,24 @@ class HistoryRetentionTest {
     @Test
     void anEntryThisVersionCannotReadIsKeptByTheAgeRuleAndStillCounted() throws Exception {
         ConfigKey f = new ConfigKey("", "G", "f");
-        store.write(Command.batch(List.of(Op.putAtRevision(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f),
-                new byte[] {9, 0, 0, 0, 0, 0, 0, 0, 0, 0})))).get(20, TimeUnit.SECONDS);
+        store.write(Command.batch(List.of(Op.putAtRevision(
+                        ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), new byte[] {9, 0, 0, 0, 0, 0, 0, 0, 0, 0}))))
+                .get(20, TimeUnit.SECONDS);
         publish(f, "f0");
         Clock farFuture = Clock.fixed(Instant.now().plus(Duration.ofDays(365)), ZoneOffset.UTC);
-        HistoryRetention byAge = new HistoryRetention(store,
-                new HistoryRetention.Settings(Duration.ofDays(30), 1000, Duration.ofHours(1), 500), farFuture);
+        HistoryRetention byAge = new HistoryRetention(
+                store, new HistoryRetention.Settings(Duration.ofDays(30), 1000, Duration.ofHours(1), 500), farFuture);
         assertEquals(1, byAge.runOnce(), "only the readable entry is old enough to go");
-        assertEquals(1, store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10).size());
+        assertEquals(
+                1,
+                store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10).size());
 
         publish(f, "f1");
         var before = store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10);
-        HistoryRetention byCount = new HistoryRetention(store,
-                new HistoryRetention.Settings(Duration.ofDays(30), 1, Duration.ofHours(1), 500), Clock.systemUTC());
+        HistoryRetention byCount = new HistoryRetention(
+                store,
+                new HistoryRetention.Settings(Duration.ofDays(30), 1, Duration.ofHours(1), 500),
+                Clock.systemUTC());
         assertEquals(1, byCount.runOnce(), "the unreadable entry is the oldest, over the count of one");
         var after = store.scan(ConfigKeyspaces.HISTORY, ConfigHistory.prefix(f), 10);
         assertEquals(1, after.size());
@@ -133,8 +144,10 @@ class HistoryRetentionTest {
         for (int i = 0; i < 5; i++) {
             publish(e, "e" + i);
         }
-        try (HistoryRetention retention = new HistoryRetention(store,
-                new HistoryRetention.Settings(Duration.ofDays(30), 2, Duration.ofMillis(50), 500), Clock.systemUTC())
+        try (HistoryRetention retention = new HistoryRetention(
+                        store,
+                        new HistoryRetention.Settings(Duration.ofDays(30), 2, Duration.ofMillis(50), 500),
+                        Clock.systemUTC())
                 .start()) {
             Await.until("trimmed to the newest two", () -> ids(e).size() == 2, () -> ids(e));
         }

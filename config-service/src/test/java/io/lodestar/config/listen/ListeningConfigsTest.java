@@ -20,22 +20,33 @@ class ListeningConfigsTest {
 
     static Stream<Arguments> goodValues() {
         return Stream.of(
-                Arguments.of("public namespace, trailing separator", "d" + B + "G" + B + "m1" + A,
+                Arguments.of(
+                        "public namespace, trailing separator",
+                        "d" + B + "G" + B + "m1" + A,
                         List.of(new ListeningEntry(new ConfigKey("", "G", "d"), "m1"))),
-                Arguments.of("with tenant", "d" + B + "G" + B + "m1" + B + "ns-1" + A,
+                Arguments.of(
+                        "with tenant",
+                        "d" + B + "G" + B + "m1" + B + "ns-1" + A,
                         List.of(new ListeningEntry(new ConfigKey("ns-1", "G", "d"), "m1"))),
-                Arguments.of("empty md5 means the client holds nothing", "d" + B + "G" + B + A,
+                Arguments.of(
+                        "empty md5 means the client holds nothing",
+                        "d" + B + "G" + B + A,
                         List.of(new ListeningEntry(new ConfigKey("", "G", "d"), ""))),
-                Arguments.of("several, blank entries ignored, no trailing separator",
+                Arguments.of(
+                        "several, blank entries ignored, no trailing separator",
                         A + "a" + B + "G" + B + "m1" + A + A + " " + A + "b:x.y" + B + "G-2" + B + "m2" + B + "t",
-                        List.of(new ListeningEntry(new ConfigKey("", "G", "a"), "m1"),
+                        List.of(
+                                new ListeningEntry(new ConfigKey("", "G", "a"), "m1"),
                                 new ListeningEntry(new ConfigKey("t", "G-2", "b:x.y"), "m2"))),
-                Arguments.of("a key listed twice keeps its last md5",
+                Arguments.of(
+                        "a key listed twice keeps its last md5",
                         "d" + B + "G" + B + "old" + A + "d" + B + "G" + B + "new" + A,
                         List.of(new ListeningEntry(new ConfigKey("", "G", "d"), "new"))),
-                Arguments.of("same dataId and group in two tenants are two keys",
+                Arguments.of(
+                        "same dataId and group in two tenants are two keys",
                         "d" + B + "G" + B + "m" + A + "d" + B + "G" + B + "m" + B + "t" + A,
-                        List.of(new ListeningEntry(new ConfigKey("", "G", "d"), "m"),
+                        List.of(
+                                new ListeningEntry(new ConfigKey("", "G", "d"), "m"),
                                 new ListeningEntry(new ConfigKey("t", "G", "d"), "m"))));
     }
 
@@ -65,14 +76,17 @@ class ListeningConfigsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badValues")
     void rejectsMalformedValuesNamingTheField(String why, String value, String mentions) {
-        InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> ListeningConfigs.parse(value), why);
+        InvalidRequestException e =
+                assertThrows(InvalidRequestException.class, () -> ListeningConfigs.parse(value), why);
         assertEquals(ListeningConfigs.FIELD, e.field(), why);
         assertTrue(e.getMessage().contains(mentions), why + ": '" + e.getMessage() + "' should mention " + mentions);
     }
 
     @Test
     void acceptsExactlyTheCap() {
-        assertEquals(ListeningConfigs.MAX_ENTRIES, ListeningConfigs.parse(entries(ListeningConfigs.MAX_ENTRIES)).size());
+        assertEquals(
+                ListeningConfigs.MAX_ENTRIES,
+                ListeningConfigs.parse(entries(ListeningConfigs.MAX_ENTRIES)).size());
     }
 
     private static String entries(int n) {

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LongPollRegistryTest {
     /** Short floor for the tests that wait for a timeout; Nacos's own is 10 s. */
     private static final long FLOOR_MS = 300;
+
     private static final long WAIT_S = 10;
     /** How long a poll that must not be answered is watched. */
     private static final Duration QUIET = Duration.ofMillis(200);
@@ -39,6 +40,7 @@ class LongPollRegistryTest {
 
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
     static ConfigService configs;
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -61,7 +63,8 @@ class LongPollRegistryTest {
     }
 
     private static void publish(ConfigKey key, String content) throws Exception {
-        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(WAIT_S, TimeUnit.SECONDS);
+        configs.publish(new PublishRequest(key, content, null, null, null, null, null, null))
+                .get(WAIT_S, TimeUnit.SECONDS);
     }
 
     private static String md5(String content) {
@@ -84,8 +87,11 @@ class LongPollRegistryTest {
         publish(changed, "v2");
         publish(current, "c");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(
-                    new ListeningEntry(changed, md5("v1")), new ListeningEntry(current, md5("c"))), CLIENT, 30_000, false);
+            CompletableFuture<List<ConfigKey>> f = registry.poll(
+                    List.of(new ListeningEntry(changed, md5("v1")), new ListeningEntry(current, md5("c"))),
+                    CLIENT,
+                    30_000,
+                    false);
             assertTrue(f.isDone(), "answered without waiting");
             assertEquals(List.of(changed), f.get());
             assertEquals(0, registry.held());
@@ -96,7 +102,8 @@ class LongPollRegistryTest {
     void aConfigDeletedSinceTheClientReadItIsAChange(TestInfo info) throws Exception {
         ConfigKey key = newKey(info);
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("gone"))), CLIENT, 30_000, false);
+            CompletableFuture<List<ConfigKey>> f =
+                    registry.poll(List.of(new ListeningEntry(key, md5("gone"))), CLIENT, 30_000, false);
             assertEquals(List.of(key), f.getNow(null), "client holds content, server has none");
         }
     }
@@ -106,7 +113,8 @@ class LongPollRegistryTest {
         ConfigKey missing = newKey(info);
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
             long start = System.nanoTime();
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(missing, "")), CLIENT, 0, false);
+            CompletableFuture<List<ConfigKey>> f =
+                    registry.poll(List.of(new ListeningEntry(missing, "")), CLIENT, 0, false);
             assertFalse(f.isDone(), "held, not answered");
             assertEquals(1, registry.held());
             assertEquals(List.of(), f.get(WAIT_S, TimeUnit.SECONDS));
@@ -121,7 +129,8 @@ class LongPollRegistryTest {
         ConfigKey key = newKey(info);
         publish(key, "v");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v"))), CLIENT, 30_000, true);
+            CompletableFuture<List<ConfigKey>> f =
+                    registry.poll(List.of(new ListeningEntry(key, md5("v"))), CLIENT, 30_000, true);
             assertEquals(List.of(), f.getNow(null));
             assertEquals(0, registry.held());
         }
@@ -133,8 +142,8 @@ class LongPollRegistryTest {
         ConfigKey other = newKey(info);
         publish(key, "v1");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(
-                    new ListeningEntry(other, ""), new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> f = registry.poll(
+                    List.of(new ListeningEntry(other, ""), new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
             assertFalse(f.isDone());
             publish(key, "v2");
             assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
@@ -147,7 +156,8 @@ class LongPollRegistryTest {
         ConfigKey key = newKey(info);
         publish(key, "v1");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> f =
+                    registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
             configs.delete(key, null, null).get(WAIT_S, TimeUnit.SECONDS);
             assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
         }
@@ -159,17 +169,22 @@ class LongPollRegistryTest {
         ConfigKey unrelated = newKey(info);
         publish(key, "v1");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
-            CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> f =
+                    registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
             publish(key, "v1"); // same content again: same md5
             publish(unrelated, "x");
             // a later change to the key is heard in order after those two events, so if either had
             // answered the poll it would show here as an answer without the v2 publish
-            CompletableFuture<List<ConfigKey>> probe = registry.poll(List.of(new ListeningEntry(unrelated, md5("x"))), CLIENT, 60_000, true);
+            CompletableFuture<List<ConfigKey>> probe =
+                    registry.poll(List.of(new ListeningEntry(unrelated, md5("x"))), CLIENT, 60_000, true);
             assertEquals(List.of(), probe.get());
             publish(key, "v2");
             assertEquals(List.of(key), f.get(WAIT_S, TimeUnit.SECONDS));
             // and the earlier events really were delivered before v2: a poll taken now with v1 is stale
-            assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 0, true).get());
+            assertEquals(
+                    List.of(key),
+                    registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 0, true)
+                            .get());
         }
     }
 
@@ -185,14 +200,19 @@ class LongPollRegistryTest {
             for (int i = 0; i < n; i++) {
                 ConfigKey own = new ConfigKey("t" + (i % 10), "G", "own-" + i);
                 if (i % 2 == 0) {
-                    onHot.add(registry.poll(List.of(new ListeningEntry(own, ""), new ListeningEntry(hot, md5("v1"))), CLIENT, 60_000, false));
+                    onHot.add(registry.poll(
+                            List.of(new ListeningEntry(own, ""), new ListeningEntry(hot, md5("v1"))),
+                            CLIENT,
+                            60_000,
+                            false));
                 } else {
                     elsewhere.add(registry.poll(List.of(new ListeningEntry(own, "")), CLIENT, 60_000, false));
                 }
             }
             assertEquals(n, registry.held());
-            assertTrue(Thread.activeCount() - threadsBefore < 10, "no thread per poll: " + threadsBefore + " -> "
-                    + Thread.activeCount());
+            assertTrue(
+                    Thread.activeCount() - threadsBefore < 10,
+                    "no thread per poll: " + threadsBefore + " -> " + Thread.activeCount());
             publish(hot, "v2");
             CompletableFuture.allOf(onHot.toArray(CompletableFuture[]::new)).get(WAIT_S, TimeUnit.SECONDS);
             for (CompletableFuture<List<ConfigKey>> f : onHot) {
@@ -208,13 +228,18 @@ class LongPollRegistryTest {
         ConfigKey key = newKey(info);
         publish(key, "v1");
         LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000);
-        CompletableFuture<List<ConfigKey>> f = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
+        CompletableFuture<List<ConfigKey>> f =
+                registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
         registry.close();
         assertEquals(List.of(), f.getNow(null), "answered by close, so the client re-polls");
         assertEquals(0, registry.held());
-        CompletableFuture<List<ConfigKey>> after = registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
+        CompletableFuture<List<ConfigKey>> after =
+                registry.poll(List.of(new ListeningEntry(key, md5("v1"))), CLIENT, 60_000, false);
         assertEquals(List.of(), after.getNow(null), "nothing is held after close");
-        assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, "other")), CLIENT, 60_000, false).getNow(null),
+        assertEquals(
+                List.of(key),
+                registry.poll(List.of(new ListeningEntry(key, "other")), CLIENT, 60_000, false)
+                        .getNow(null),
                 "a stale md5 is still reported after close");
     }
 
@@ -230,14 +255,32 @@ class LongPollRegistryTest {
         publishBeta(key, "beta", CLIENT + ",::1");
         String other = "10.9.9.9";
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
-            assertEquals(List.of(), registry.poll(List.of(new ListeningEntry(key, md5("beta"))), CLIENT, 0, true).get());
-            assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, md5("stable"))), CLIENT, 0, true).get());
-            assertEquals(List.of(), registry.poll(List.of(new ListeningEntry(key, md5("beta"))), "0:0:0:0:0:0:0:1", 0, true)
-                    .get(), "IPv6 compared in canonical form");
-            assertEquals(List.of(), registry.poll(List.of(new ListeningEntry(key, md5("beta"))), "[::1]", 0, true)
-                    .get(), "a bracketed IPv6 client address");
-            assertEquals(List.of(), registry.poll(List.of(new ListeningEntry(key, md5("stable"))), other, 0, true).get());
-            assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, md5("beta"))), other, 0, true).get());
+            assertEquals(
+                    List.of(),
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), CLIENT, 0, true)
+                            .get());
+            assertEquals(
+                    List.of(key),
+                    registry.poll(List.of(new ListeningEntry(key, md5("stable"))), CLIENT, 0, true)
+                            .get());
+            assertEquals(
+                    List.of(),
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), "0:0:0:0:0:0:0:1", 0, true)
+                            .get(),
+                    "IPv6 compared in canonical form");
+            assertEquals(
+                    List.of(),
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), "[::1]", 0, true)
+                            .get(),
+                    "a bracketed IPv6 client address");
+            assertEquals(
+                    List.of(),
+                    registry.poll(List.of(new ListeningEntry(key, md5("stable"))), other, 0, true)
+                            .get());
+            assertEquals(
+                    List.of(key),
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), other, 0, true)
+                            .get());
         }
     }
 
@@ -246,8 +289,14 @@ class LongPollRegistryTest {
         ConfigKey key = newKey(info);
         publishBeta(key, "beta only", CLIENT);
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, FLOOR_MS)) {
-            assertEquals(List.of(), registry.poll(List.of(new ListeningEntry(key, "")), "10.9.9.9", 0, true).get());
-            assertEquals(List.of(key), registry.poll(List.of(new ListeningEntry(key, "")), CLIENT, 0, true).get());
+            assertEquals(
+                    List.of(),
+                    registry.poll(List.of(new ListeningEntry(key, "")), "10.9.9.9", 0, true)
+                            .get());
+            assertEquals(
+                    List.of(key),
+                    registry.poll(List.of(new ListeningEntry(key, "")), CLIENT, 0, true)
+                            .get());
         }
     }
 
@@ -256,18 +305,18 @@ class LongPollRegistryTest {
         ConfigKey key = newKey(info);
         publish(key, "stable");
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
-            CompletableFuture<List<ConfigKey>> listed = registry.poll(List.of(new ListeningEntry(key, md5("stable"))),
-                    CLIENT, 60_000, false);
-            CompletableFuture<List<ConfigKey>> notListed = registry.poll(List.of(new ListeningEntry(key, md5("stable"))),
-                    "10.9.9.9", 60_000, false);
+            CompletableFuture<List<ConfigKey>> listed =
+                    registry.poll(List.of(new ListeningEntry(key, md5("stable"))), CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> notListed =
+                    registry.poll(List.of(new ListeningEntry(key, md5("stable"))), "10.9.9.9", 60_000, false);
             assertEquals(2, registry.held());
             publishBeta(key, "beta", CLIENT);
             assertEquals(List.of(key), listed.get(WAIT_S, TimeUnit.SECONDS));
             // both polls were checked on the same feed event, so the other one's fate is already decided
             Await.holdsFor(QUIET, "a client not listed keeps waiting", () -> !notListed.isDone());
 
-            CompletableFuture<List<ConfigKey>> onBeta = registry.poll(List.of(new ListeningEntry(key, md5("beta"))),
-                    CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> onBeta =
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), CLIENT, 60_000, false);
             assertFalse(onBeta.isDone());
             configs.stopBeta(key).get(WAIT_S, TimeUnit.SECONDS);
             assertEquals(List.of(key), onBeta.get(WAIT_S, TimeUnit.SECONDS), "back to the stable content");
@@ -281,10 +330,10 @@ class LongPollRegistryTest {
         publish(key, "stable");
         publishBeta(key, "beta", CLIENT);
         try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000)) {
-            CompletableFuture<List<ConfigKey>> listed = registry.poll(List.of(new ListeningEntry(key, md5("beta"))),
-                    CLIENT, 60_000, false);
-            CompletableFuture<List<ConfigKey>> notListed = registry.poll(List.of(new ListeningEntry(key, md5("stable"))),
-                    "10.9.9.9", 60_000, false);
+            CompletableFuture<List<ConfigKey>> listed =
+                    registry.poll(List.of(new ListeningEntry(key, md5("beta"))), CLIENT, 60_000, false);
+            CompletableFuture<List<ConfigKey>> notListed =
+                    registry.poll(List.of(new ListeningEntry(key, md5("stable"))), "10.9.9.9", 60_000, false);
             configs.promoteBeta(key, null, null).get(WAIT_S, TimeUnit.SECONDS);
             assertEquals(List.of(key), notListed.get(WAIT_S, TimeUnit.SECONDS));
             Await.holdsFor(QUIET, "the listed client already holds the promoted content", () -> !listed.isDone());

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NamespaceServiceTest {
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
     static NamespaceService namespaces;
     static ConfigService configs;
@@ -56,11 +57,15 @@ class NamespaceServiceTest {
     }
 
     static void publish(String tenant, String dataId) throws Exception {
-        await(configs.publish(new PublishRequest(new ConfigKey(tenant, "G", dataId), "c", null, null, null, null, null, null)));
+        await(configs.publish(
+                new PublishRequest(new ConfigKey(tenant, "G", dataId), "c", null, null, null, null, null, null)));
     }
 
     static NamespaceUsage find(String id) {
-        return namespaces.list().stream().filter(u -> u.namespace().id().equals(id)).findFirst().orElse(null);
+        return namespaces.list().stream()
+                .filter(u -> u.namespace().id().equals(id))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
@@ -91,8 +96,9 @@ class NamespaceServiceTest {
         assertTrue(await(namespaces.create(" trimmed ", "t", null)));
         List<NamespaceUsage> after = namespaces.list();
         assertEquals(before + 2, after.size());
-        assertTrue(after.stream().anyMatch(u -> u.namespace().name().equals("generated")
-                && u.namespace().id().matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")));
+        assertTrue(after.stream()
+                .anyMatch(u -> u.namespace().name().equals("generated")
+                        && u.namespace().id().matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")));
         assertNotNull(namespaces.get("trimmed"));
     }
 
@@ -113,7 +119,10 @@ class NamespaceServiceTest {
         assertEquals(2, find("count-a").configCount());
         assertEquals(0, find("count-b").configCount());
         assertEquals(2, namespaces.get("count-a").configCount());
-        assertEquals(namespaces.get("").configCount(), namespaces.get("public").configCount(), "'public' is the public namespace");
+        assertEquals(
+                namespaces.get("").configCount(),
+                namespaces.get("public").configCount(),
+                "'public' is the public namespace");
         assertTrue(list.indexOf(find("count-a")) < list.indexOf(find("count-b")), "creation order");
     }
 
@@ -202,10 +211,19 @@ class NamespaceServiceTest {
     @Test
     void thePublicNamespaceCannotBeEditedOrDeleted() {
         for (String id : new String[] {"", " ", "public"}) {
-            assertEquals("namespaceId", assertThrows(InvalidRequestException.class, () -> namespaces.delete(id)).field());
-            assertEquals("namespace", assertThrows(InvalidRequestException.class, () -> namespaces.update(id, "n", null)).field());
+            assertEquals(
+                    "namespaceId",
+                    assertThrows(InvalidRequestException.class, () -> namespaces.delete(id))
+                            .field());
+            assertEquals(
+                    "namespace",
+                    assertThrows(InvalidRequestException.class, () -> namespaces.update(id, "n", null))
+                            .field());
         }
-        assertEquals("namespaceId", assertThrows(InvalidRequestException.class, () -> namespaces.delete(null)).field());
+        assertEquals(
+                "namespaceId",
+                assertThrows(InvalidRequestException.class, () -> namespaces.delete(null))
+                        .field());
         assertEquals(Namespace.PUBLIC, namespaces.list().get(0).namespace());
     }
 
@@ -229,9 +247,17 @@ class NamespaceServiceTest {
                 new Bad("'@' in name", () -> namespaces.create("ok-id", "a@b", null), "namespaceName"),
                 new Bad("'&' in name", () -> namespaces.create("ok-id", "a&b", null), "namespaceName"),
                 new Bad("desc of 257", () -> namespaces.create("ok-id", "n", "d".repeat(257)), "namespaceDesc"),
-                new Bad("update: blank name", () -> namespaces.update("valid-for-update", " ", null), "namespaceShowName"),
-                new Bad("update: '%' in name", () -> namespaces.update("valid-for-update", "5%", null), "namespaceShowName"),
-                new Bad("update: desc of 257", () -> namespaces.update("valid-for-update", "n", "d".repeat(257)), "namespaceDesc"),
+                new Bad(
+                        "update: blank name",
+                        () -> namespaces.update("valid-for-update", " ", null),
+                        "namespaceShowName"),
+                new Bad(
+                        "update: '%' in name",
+                        () -> namespaces.update("valid-for-update", "5%", null), "namespaceShowName"),
+                new Bad(
+                        "update: desc of 257",
+                        () -> namespaces.update("valid-for-update", "n", "d".repeat(257)),
+                        "namespaceDesc"),
                 new Bad("update: missing id", () -> namespaces.update(null, "n", null), "namespace"));
         for (Bad c : cases) {
             InvalidRequestException e = assertThrows(InvalidRequestException.class, c.call, c.why);

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ChangeLogRetentionTest {
     @TempDir
     Path dir;
+
     RaftKvStore store;
     ConfigService configs;
     ConfigChangeLog log;
@@ -46,7 +47,8 @@ class ChangeLogRetentionTest {
     }
 
     private long publish(ConfigKey key, String content) throws Exception {
-        return configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(10, TimeUnit.SECONDS);
+        return configs.publish(new PublishRequest(key, content, null, null, null, null, null, null))
+                .get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -58,9 +60,12 @@ class ChangeLogRetentionTest {
         assertEquals(0, log.floor(), "nothing trimmed yet");
         assertTrue(log.complete(0));
 
-        ChangeLogRetention retention = new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 7));
+        ChangeLogRetention retention =
+                new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 7));
         assertEquals(20, retention.runOnce(), "all but the newest 10, in batches of 7");
-        assertEquals(revisions.subList(20, 30), log.after(0, 100).stream().map(ConfigChangeLog.Change::revision).toList());
+        assertEquals(
+                revisions.subList(20, 30),
+                log.after(0, 100).stream().map(ConfigChangeLog.Change::revision).toList());
         long floor = revisions.get(19);
         assertEquals(floor, log.floor());
         assertFalse(log.complete(floor - 1), "changes at or below the floor are gone");
@@ -75,9 +80,11 @@ class ChangeLogRetentionTest {
         for (int i = 0; i < 30; i++) {
             revisions.add(publish(new ConfigKey("", "G", "a" + i), "v"));
         }
-        ChangeLogRetention self = new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
+        ChangeLogRetention self =
+                new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
         // another node's retention, as after two leader changes: it trims while this one's tally is old
-        ChangeLogRetention other = new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
+        ChangeLogRetention other =
+                new ChangeLogRetention(store, new ChangeLogRetention.Settings(10, Duration.ofHours(1), 4));
         assertEquals(20, self.runOnce());
         for (int i = 0; i < 5; i++) {
             revisions.add(publish(new ConfigKey("", "G", "b" + i), "v"));
@@ -91,7 +98,8 @@ class ChangeLogRetentionTest {
             revisions.add(publish(new ConfigKey("", "G", "d" + i), "v"));
         }
         assertEquals(5, self.runOnce(), "the floor moved: counted again, not 10 + 5 + 5 from its own tally");
-        assertEquals(revisions.subList(revisions.size() - 10, revisions.size()),
+        assertEquals(
+                revisions.subList(revisions.size() - 10, revisions.size()),
                 log.after(0, 100).stream().map(ConfigChangeLog.Change::revision).toList());
         assertEquals(0, other.runOnce());
         assertEquals(0, self.runOnce());
@@ -115,11 +123,16 @@ class ChangeLogRetentionTest {
 
         try (PushHub hub = new PushHub(store, configs)) {
             PushHubTest.Recorder session = new PushHubTest.Recorder();
-            hub.subscribe(session, List.of(new PushHub.Subscription(unchanged, null), new PushHub.Subscription(updated, null),
-                    new PushHub.Subscription(removed, null)), since);
+            hub.subscribe(
+                    session,
+                    List.of(
+                            new PushHub.Subscription(unchanged, null),
+                            new PushHub.Subscription(updated, null),
+                            new PushHub.Subscription(removed, null)),
+                    since);
             session.awaitUntil("the acknowledgement", s -> s.all().stream().anyMatch(m -> m.startsWith("ack:")));
-            Map<ConfigKey, ConfigChangeLog.Change> byKey = session.notices().stream()
-                    .collect(Collectors.toMap(ConfigChangeLog.Change::key, c -> c));
+            Map<ConfigKey, ConfigChangeLog.Change> byKey =
+                    session.notices().stream().collect(Collectors.toMap(ConfigChangeLog.Change::key, c -> c));
             assertEquals(2, byKey.size(), "no notice for the config unchanged since: " + session.all());
             assertEquals(lastUpdate, byKey.get(updated).revision());
             assertEquals(ContentMd5.of("new"), byKey.get(updated).md5());

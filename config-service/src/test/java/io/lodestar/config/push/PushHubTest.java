@@ -37,6 +37,7 @@ class PushHubTest {
 
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
     static ConfigService configs;
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -109,7 +110,8 @@ class PushHubTest {
     }
 
     private static long publish(ConfigKey key, String content) throws Exception {
-        return configs.publish(new PublishRequest(key, content, null, null, null, null, null, null)).get(WAIT_S, TimeUnit.SECONDS);
+        return configs.publish(new PublishRequest(key, content, null, null, null, null, null, null))
+                .get(WAIT_S, TimeUnit.SECONDS);
     }
 
     private static String md5(String content) {
@@ -117,7 +119,9 @@ class PushHubTest {
     }
 
     private static List<PushHub.Subscription> keys(ConfigKey... keys) {
-        return java.util.Arrays.stream(keys).map(k -> new PushHub.Subscription(k, null)).toList();
+        return java.util.Arrays.stream(keys)
+                .map(k -> new PushHub.Subscription(k, null))
+                .toList();
     }
 
     @Test
@@ -171,10 +175,15 @@ class PushHubTest {
             hub.subscribe(session, keys(key), first);
             writer.get(60, TimeUnit.SECONDS);
             long last = published.get(published.size() - 1);
-            session.awaitUntil("every change", s -> !s.notices().isEmpty()
-                    && s.notices().get(s.notices().size() - 1).revision() >= last);
-            Await.holdsFor(QUIET, "every change after the given revision, once, in order",
-                    () -> published.equals(session.revisions()), session::revisions);
+            session.awaitUntil(
+                    "every change",
+                    s -> !s.notices().isEmpty()
+                            && s.notices().get(s.notices().size() - 1).revision() >= last);
+            Await.holdsFor(
+                    QUIET,
+                    "every change after the given revision, once, in order",
+                    () -> published.equals(session.revisions()),
+                    session::revisions);
         }
     }
 
@@ -195,7 +204,8 @@ class PushHubTest {
             hub.subscribe(replayed, keys(key), r1);
             replayed.awaitUntil("the replayed delete", s -> s.notices().size() == 1);
             assertTrue(replayed.notices().get(0).deleted());
-            assertEquals(live.notices().get(0).revision(), replayed.notices().get(0).revision());
+            assertEquals(
+                    live.notices().get(0).revision(), replayed.notices().get(0).revision());
         }
     }
 
@@ -206,10 +216,17 @@ class PushHubTest {
         long r = publish(key, "now");
         try (PushHub hub = new PushHub(store, configs)) {
             Recorder stale = new Recorder();
-            hub.subscribe(stale, List.of(new PushHub.Subscription(key, md5("before")),
-                    new PushHub.Subscription(absent, md5("gone"))), null);
+            hub.subscribe(
+                    stale,
+                    List.of(
+                            new PushHub.Subscription(key, md5("before")),
+                            new PushHub.Subscription(absent, md5("gone"))),
+                    null);
             stale.awaitUntil("two notices and the ack", s -> s.all().size() == 3);
-            ConfigChangeLog.Change changed = stale.notices().stream().filter(c -> c.key().equals(key)).findFirst().orElseThrow();
+            ConfigChangeLog.Change changed = stale.notices().stream()
+                    .filter(c -> c.key().equals(key))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals(r, changed.revision());
             assertEquals(md5("now"), changed.md5());
             assertTrue(stale.notices().stream().anyMatch(c -> c.key().equals(absent) && c.deleted()));
@@ -217,7 +234,10 @@ class PushHubTest {
             Recorder current = new Recorder();
             hub.subscribe(current, List.of(new PushHub.Subscription(key, md5("now"))), null);
             current.awaitUntil("the ack", s -> s.all().size() == 1);
-            Await.holdsFor(QUIET, "no notice for a config the client holds current", () -> current.notices().isEmpty(),
+            Await.holdsFor(
+                    QUIET,
+                    "no notice for a config the client holds current",
+                    () -> current.notices().isEmpty(),
                     current::notices);
         }
     }
@@ -232,7 +252,10 @@ class PushHubTest {
             session.awaitUntil("the change", s -> s.notices().size() == 1);
             hub.unsubscribe(session, List.of(key));
             publish(key, "v2");
-            Await.holdsFor(QUIET, "no notice after the unsubscribe", () -> List.of(r1).equals(session.revisions()),
+            Await.holdsFor(
+                    QUIET,
+                    "no notice after the unsubscribe",
+                    () -> List.of(r1).equals(session.revisions()),
                     session::revisions);
         }
     }

@@ -14,26 +14,38 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code lodestar cluster ...}: shows and changes a running group through any member's HTTP API. */
-@Command(name = "cluster", mixinStandardHelpOptions = true,
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
         description = "Show the group, add or remove a member, or move leadership (through any member).",
-        subcommands = {ClusterCommand.Status.class, ClusterCommand.AddMember.class, ClusterCommand.RemoveMember.class,
-                ClusterCommand.TransferLeader.class})
+        subcommands = {
+            ClusterCommand.Status.class,
+            ClusterCommand.AddMember.class,
+            ClusterCommand.RemoveMember.class,
+            ClusterCommand.TransferLeader.class
+        })
 final class ClusterCommand {
 
     /** Options every subcommand shares. */
     static class Target {
-        @Option(names = "--server", defaultValue = "127.0.0.1:8848", paramLabel = "host:httpPort",
+        @Option(
+                names = "--server",
+                defaultValue = "127.0.0.1:8848",
+                paramLabel = "host:httpPort",
                 description = "Any member's HTTP address (default: ${DEFAULT-VALUE}).")
         String server;
 
         int send(String method, String path, String address) throws Exception {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + server + path))
                     .timeout(Duration.ofSeconds(60));
             if (address != null) {
                 String form = "address=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
                 request = method.equals("DELETE")
-                        ? HttpRequest.newBuilder(URI.create("http://" + server + path + "?" + form)).DELETE()
+                        ? HttpRequest.newBuilder(URI.create("http://" + server + path + "?" + form))
+                                .DELETE()
                         : request.header("Content-Type", "application/x-www-form-urlencoded")
                                 .POST(HttpRequest.BodyPublishers.ofString(form));
             }
@@ -45,7 +57,8 @@ final class ClusterCommand {
                 return CommandLine.ExitCode.SOFTWARE;
             }
             (answer.statusCode() < 300 ? System.out : System.err).println(answer.body());
-            return answer.statusCode() < 300 ? CommandLine.ExitCode.OK
+            return answer.statusCode() < 300
+                    ? CommandLine.ExitCode.OK
                     : answer.statusCode() < 500 ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
         }
     }
@@ -77,7 +90,9 @@ final class ClusterCommand {
         }
     }
 
-    @Command(name = "add-member", mixinStandardHelpOptions = true,
+    @Command(
+            name = "add-member",
+            mixinStandardHelpOptions = true,
             description = "Add a started node (its --peers listing the members and itself) to the group.")
     static final class AddMember extends MemberChange {
         AddMember() {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top-level command; its only job is to route to a subcommand. */
-@Command(name = "lodestar",
+@Command(
+        name = "lodestar",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Lodestar: a config center and service registry speaking the Nacos Open API.",

@@ -3,8 +3,8 @@ package io.lodestar.api.cli;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
-import io.lodestar.naming.health.ProbeScope;
 import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -29,7 +29,10 @@ import picocli.CommandLine.Command;
  * {@code bin/lodestar} runs it once per build to record the classes a server loads into a
  * class-data-sharing archive, which halves the next starts.
  */
-@Command(name = "self-test", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "self-test",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Start a throwaway standalone node on free loopback ports in a temporary directory, "
                 + "publish and read a config, register, beat and list an instance through its HTTP API, "
                 + "then stop it and delete the directory. Exit 0 when every check passes, 1 otherwise.")
@@ -43,23 +46,45 @@ public final class SelfTestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("lodestar-self-test");
         int httpPort = FreePorts.next();
-        ServerSettings settings = new ServerSettings("127.0.0.1", httpPort, FreePorts.next(), dir, List.of(), null, 3600,
-                KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES, KvStoreConfig.DEFAULT_SNAPSHOT_BYTES, 0, 0,
+        ServerSettings settings = new ServerSettings(
+                "127.0.0.1",
+                httpPort,
+                FreePorts.next(),
+                dir,
+                List.of(),
+                null,
+                3600,
+                KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES,
+                KvStoreConfig.DEFAULT_SNAPSHOT_BYTES,
+                0,
+                0,
                 ProbeScope.parse("127.0.0.0/8")); // a self-test dials nothing beyond this machine
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {
             awaitReady();
-            check("publish a config", send("POST", "/cs/configs", "dataId=self-test&group=DEFAULT_GROUP&content=hello"),
+            check(
+                    "publish a config",
+                    send("POST", "/cs/configs", "dataId=self-test&group=DEFAULT_GROUP&content=hello"),
                     "true");
             check("read it back", send("GET", "/cs/configs?dataId=self-test&group=DEFAULT_GROUP", null), "hello");
             String instance = "serviceName=self-test&ip=127.0.0.1&port=9&ephemeral=true";
             check("register an instance", send("POST", "/ns/instance", instance), "ok");
-            check("beat it", send("PUT", "/ns/instance/beat?" + instance + "&beat=" + URLEncoder.encode(
-                    "{\"ip\":\"127.0.0.1\",\"port\":9,\"serviceName\":\"DEFAULT_GROUP@@self-test\",\"cluster\":\"DEFAULT\"}",
-                    StandardCharsets.UTF_8), null), "10200");
+            check(
+                    "beat it",
+                    send(
+                            "PUT",
+                            "/ns/instance/beat?" + instance + "&beat="
+                                    + URLEncoder.encode(
+                                            "{\"ip\":\"127.0.0.1\",\"port\":9,\"serviceName\":\"DEFAULT_GROUP@@self-test\",\"cluster\":\"DEFAULT\"}",
+                                            StandardCharsets.UTF_8),
+                            null),
+                    "10200");
             check("list it", send("GET", "/ns/instance/list?serviceName=self-test", null), "\"ip\":\"127.0.0.1\"");
-            check("delete the config", send("DELETE", "/cs/configs?dataId=self-test&group=DEFAULT_GROUP", null), "true");
+            check(
+                    "delete the config",
+                    send("DELETE", "/cs/configs?dataId=self-test&group=DEFAULT_GROUP", null),
+                    "true");
             System.out.println("self-test passed");
             return CommandLine.ExitCode.OK;
         } catch (SelfTestFailure e) {
@@ -89,19 +114,22 @@ public final class SelfTestCommand implements Callable<Integer> {
         throw new SelfTestFailure("the node was not ready within " + READY_WITHIN.toSeconds() + " s: " + last);
     }
 
-    private HttpResponse<String> send(String method, String path, String form) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
+    private HttpResponse<String> send(String method, String path, String form)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
         if (form != null) {
             request.header("Content-Type", "application/x-www-form-urlencoded");
         }
-        request.method(method, form == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(form));
+        request.method(
+                method, form == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(form));
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static void check(String what, HttpResponse<String> answer, String expected) {
         if (answer.statusCode() != 200 || !answer.body().contains(expected)) {
-            throw new SelfTestFailure(what + ": expected 200 with " + expected + ", got " + answer.statusCode() + " "
-                    + answer.body());
+            throw new SelfTestFailure(
+                    what + ": expected 200 with " + expected + ", got " + answer.statusCode() + " " + answer.body());
         }
         System.out.println("self-test: " + what + ": ok");
     }

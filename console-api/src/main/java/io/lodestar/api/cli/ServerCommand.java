@@ -21,20 +21,29 @@ import picocli.CommandLine.Spec;
 import sun.misc.Signal;
 
 /** Runs a Lodestar node until SIGTERM or SIGINT, then shuts it down gracefully. */
-@Command(name = "server", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "server",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Start a Lodestar node. Without --peers it is a one-node group (standalone). "
                 + "With --peers, list every member (self included, as --host:--raft-port) "
                 + "and give every member the same cluster secret.")
 public final class ServerCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
 
-    enum Switch { on, off }
+    enum Switch {
+        on,
+        off
+    }
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1",
-            description = "This node's address: where it binds and how it names itself in --peers (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--host",
+            defaultValue = "127.0.0.1",
+            description =
+                    "This node's address: where it binds and how it names itself in --peers (default: ${DEFAULT-VALUE}).")
     String host;
 
     @Option(names = "--port", defaultValue = "8848", description = "HTTP port (default: ${DEFAULT-VALUE}).")
@@ -46,46 +55,73 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--data-dir", defaultValue = "./data", description = "Data directory (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
-    @Option(names = "--peers", split = ",", paramLabel = "host:raftPort",
+    @Option(
+            names = "--peers",
+            split = ",",
+            paramLabel = "host:raftPort",
             description = "Every member of the group, self included. Omit for standalone.")
     List<String> peers = List.of();
 
-    @Option(names = "--cluster-secret", paramLabel = "S",
+    @Option(
+            names = "--cluster-secret",
+            paramLabel = "S",
             description = "Shared secret authenticating node-to-node traffic; required with --peers.")
     String clusterSecret;
 
     @Option(names = "--cluster-secret-file", paramLabel = "PATH", description = "Read the cluster secret from a file.")
     Path clusterSecretFile;
 
-    @Option(names = "--auth", defaultValue = "off", description = "Client authentication: on or off (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--auth",
+            defaultValue = "off",
+            description = "Client authentication: on or off (default: ${DEFAULT-VALUE}).")
     Switch auth;
 
-    @Option(names = "--dns-port", defaultValue = "8853", paramLabel = "PORT",
+    @Option(
+            names = "--dns-port",
+            defaultValue = "8853",
+            paramLabel = "PORT",
             description = "DNS port, UDP and TCP, on --host (default: ${DEFAULT-VALUE}; 0 = any free port, -1 = off).")
     int dnsPort;
 
-    @Option(names = "--probe-allow", defaultValue = ProbeScope.DEFAULT, paramLabel = "CIDR[,CIDR...]",
+    @Option(
+            names = "--probe-allow",
+            defaultValue = ProbeScope.DEFAULT,
+            paramLabel = "CIDR[,CIDR...]",
             description = "Networks the health checks of persistent instances may connect to, or 'none' "
                     + "(default: ${DEFAULT-VALUE}, every unicast address). Link-local (169.254.0.0/16, "
                     + "fe80::/10), cloud metadata addresses, multicast and 0.0.0.0/8 are never probed. "
                     + "An instance outside is not probed and keeps its registered health.")
     String probeAllow;
 
-    @Option(names = "--snapshot-interval", defaultValue = "3600", paramLabel = "SECONDS",
+    @Option(
+            names = "--snapshot-interval",
+            defaultValue = "3600",
+            paramLabel = "SECONDS",
             description = "Seconds between Raft snapshots (default: ${DEFAULT-VALUE}).")
     int snapshotIntervalSecs;
 
-    @Option(names = "--snapshot-entries", defaultValue = "" + KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES, paramLabel = "N",
+    @Option(
+            names = "--snapshot-entries",
+            defaultValue = "" + KvStoreConfig.DEFAULT_SNAPSHOT_ENTRIES,
+            paramLabel = "N",
             description = "Also snapshot once N log entries were applied since the last snapshot (default: "
                     + "${DEFAULT-VALUE}); the log is truncated behind each snapshot.")
     long snapshotEntries;
 
-    @Option(names = "--snapshot-bytes", defaultValue = "64MiB", paramLabel = "SIZE",
-            description = "Also snapshot once the entries since the last snapshot hold SIZE (default: ${DEFAULT-VALUE}; "
-                    + "bytes, or with KiB, MiB, GiB).")
+    @Option(
+            names = "--snapshot-bytes",
+            defaultValue = "64MiB",
+            paramLabel = "SIZE",
+            description =
+                    "Also snapshot once the entries since the last snapshot hold SIZE (default: ${DEFAULT-VALUE}; "
+                            + "bytes, or with KiB, MiB, GiB).")
     String snapshotBytes;
 
-    @Option(names = "--disk-reserve", defaultValue = "256MiB", paramLabel = "SIZE",
+    @Option(
+            names = "--disk-reserve",
+            defaultValue = "256MiB",
+            paramLabel = "SIZE",
             description = "Refuse writes (503) while less than SIZE is free on the data directory's filesystem "
                     + "(default: ${DEFAULT-VALUE}; 0 = never); they resume once space is freed.")
     String diskReserve;
@@ -137,7 +173,9 @@ public final class ServerCommand implements Callable<Integer> {
         byte[] secret = null;
         if (clusterSecretFile != null) {
             try {
-                secret = Files.readString(clusterSecretFile, StandardCharsets.UTF_8).trim().getBytes(StandardCharsets.UTF_8);
+                secret = Files.readString(clusterSecretFile, StandardCharsets.UTF_8)
+                        .trim()
+                        .getBytes(StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw usage("--cluster-secret-file: cannot read " + clusterSecretFile + ": " + e.getMessage());
             }
@@ -166,21 +204,35 @@ public final class ServerCommand implements Callable<Integer> {
         if (snapshotSize < 1) {
             throw usage("--snapshot-bytes must be positive, got " + snapshotBytes);
         }
-        return new ServerSettings(host, port, raftPort, dataDir, peers, secret, snapshotIntervalSecs, snapshotEntries,
-                snapshotSize, size("--disk-reserve", diskReserve), dnsPort, probeScope);
+        return new ServerSettings(
+                host,
+                port,
+                raftPort,
+                dataDir,
+                peers,
+                secret,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotSize,
+                size("--disk-reserve", diskReserve),
+                dnsPort,
+                probeScope);
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */
     private long size(String option, String value) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?").matcher(value.trim());
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?").matcher(value.trim());
         if (!m.matches()) {
             throw usage(option + ": '" + value + "' is not a size (bytes, or a number with KiB, MiB or GiB)");
         }
-        int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
-            case "KiB" -> 10;
-            case "MiB" -> 20;
-            default -> 30;
-        };
+        int shift = m.group(2) == null
+                ? 0
+                : switch (m.group(2)) {
+                    case "KiB" -> 10;
+                    case "MiB" -> 20;
+                    default -> 30;
+                };
         long n = Long.parseLong(m.group(1));
         if (n > (Long.MAX_VALUE >> shift)) {
             throw usage(option + ": '" + value + "' is too large");

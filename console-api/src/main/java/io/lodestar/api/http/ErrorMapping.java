@@ -24,6 +24,7 @@ public final class ErrorMapping {
 
     /** Nacos 2's codes (its {@code ErrorCode}) for the v2 answers. */
     static final int V2_PARAMETER_MISSING = 10000;
+
     static final int V2_PARAMETER_VALIDATE_ERROR = 20002;
     static final int V2_RESOURCE_NOT_FOUND = 20004;
     static final int V2_RESOURCE_CONFLICT = 20005;
@@ -33,15 +34,18 @@ public final class ErrorMapping {
     private record Row(int status, Function<String, String> v1Body, int v2Code, String v2Message) {}
 
     private static final Map<ErrorKind, Row> TABLE = new EnumMap<>(Map.of(
-            ErrorKind.INVALID, new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
+            ErrorKind.INVALID,
+                    new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
             ErrorKind.MISSING, new Row(400, m -> "caused: " + m, V2_PARAMETER_MISSING, "parameter missing"),
             // a service that exists, is missing or still has instances: Nacos answers each with 400
-            ErrorKind.REFUSED, new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
+            ErrorKind.REFUSED,
+                    new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
             // as Nacos's "config data not exist" + newline
             ErrorKind.NOT_FOUND, new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found"),
             ErrorKind.CONFLICT, new Row(409, m -> m, V2_RESOURCE_CONFLICT, "resource conflict"),
             ErrorKind.UNAVAILABLE, new Row(503, m -> m, V2_SERVER_ERROR, "server error"),
-            ErrorKind.OUTCOME_UNKNOWN, new Row(504, m -> "write outcome unknown: " + m, V2_SERVER_ERROR, "server error")));
+            ErrorKind.OUTCOME_UNKNOWN,
+                    new Row(504, m -> "write outcome unknown: " + m, V2_SERVER_ERROR, "server error")));
 
     /** An error as the v1 API answers it: the status and the plain-text body. */
     public record Mapped(int status, String message) {}
@@ -67,7 +71,9 @@ public final class ErrorMapping {
     public static Mapped map(Throwable e, String request) {
         Throwable cause = unwrap(e);
         if (cause instanceof LodestarException known) {
-            return new Mapped(TABLE.get(known.kind()).status(), TABLE.get(known.kind()).v1Body().apply(known.getMessage()));
+            return new Mapped(
+                    TABLE.get(known.kind()).status(),
+                    TABLE.get(known.kind()).v1Body().apply(known.getMessage()));
         }
         if (cause instanceof HttpResponseException h) { // Javalin's own: a body too large, a method not allowed
             return new Mapped(h.getStatus(), h.getMessage());
@@ -86,8 +92,11 @@ public final class ErrorMapping {
             return new V2(row.status(), row.v2Code(), row.v2Message(), data);
         }
         if (cause instanceof HttpResponseException h) {
-            return new V2(h.getStatus(), h.getStatus() < 500 ? V2_PARAMETER_VALIDATE_ERROR : V2_SERVER_ERROR,
-                    h.getStatus() < 500 ? "parameter validate error" : "server error", h.getMessage());
+            return new V2(
+                    h.getStatus(),
+                    h.getStatus() < 500 ? V2_PARAMETER_VALIDATE_ERROR : V2_SERVER_ERROR,
+                    h.getStatus() < 500 ? "parameter validate error" : "server error",
+                    h.getMessage());
         }
         return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, ctx.method() + " " + ctx.path()));
     }

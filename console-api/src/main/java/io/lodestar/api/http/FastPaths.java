@@ -30,6 +30,7 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
 public final class FastPaths extends HandlerWrapper {
     /** Form bodies larger than this are not read here (registrations and beats are far smaller). */
     static final int MAX_FORM_BYTES = 16 * 1024;
+
     private static final String FORM = "application/x-www-form-urlencoded";
 
     /**
@@ -69,8 +70,13 @@ public final class FastPaths extends HandlerWrapper {
         long start = System.nanoTime();
         byte[] body = formBody(req);
         Map<String, String> params = body == null ? null : FormCodec.params(req.getQueryString(), body);
-        ServletExchange exchange = params == null ? null : new ServletExchange(req, resp, params,
-                status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
+        ServletExchange exchange = params == null
+                ? null
+                : new ServletExchange(
+                        req,
+                        resp,
+                        params,
+                        status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
         if (exchange == null || !route.takes().test(exchange)) {
             super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);
             return;
@@ -94,8 +100,8 @@ public final class FastPaths extends HandlerWrapper {
         if (contentType == null) {
             return length <= 0 ? new byte[0] : null;
         }
-        if (!contentType.startsWith(FORM) || (req.getCharacterEncoding() != null
-                && !"UTF-8".equalsIgnoreCase(req.getCharacterEncoding()))) {
+        if (!contentType.startsWith(FORM)
+                || (req.getCharacterEncoding() != null && !"UTF-8".equalsIgnoreCase(req.getCharacterEncoding()))) {
             return null;
         }
         if (length < 0 || length > MAX_FORM_BYTES) {

@@ -32,13 +32,15 @@ final class HealthRoutes {
             body.put("revision", store.revision());
             body.put("ready", r.ready());
             body.put("readiness", r.reason());
-            List<Map<String, Object>> members = v.members().stream().map(m -> {
-                Map<String, Object> mm = new LinkedHashMap<>();
-                mm.put("address", m.address());
-                mm.put("httpAddress", m.httpAddress());
-                mm.put("state", m.state().name());
-                return mm;
-            }).toList();
+            List<Map<String, Object>> members = v.members().stream()
+                    .map(m -> {
+                        Map<String, Object> mm = new LinkedHashMap<>();
+                        mm.put("address", m.address());
+                        mm.put("httpAddress", m.httpAddress());
+                        mm.put("state", m.state().name());
+                        return mm;
+                    })
+                    .toList();
             body.put("members", members);
             LogStats log = store.logStats();
             Map<String, Object> lm = new LinkedHashMap<>();

@@ -19,8 +19,8 @@ import io.lodestar.api.v2.NamingV2Routes;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
-import io.lodestar.config.push.PushHub;
 import io.lodestar.config.namespace.NamespaceService;
+import io.lodestar.config.push.PushHub;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
@@ -58,9 +58,19 @@ public final class HttpApi {
     private HttpApi() {}
 
     /** Everything the routes serve, built once by the server ({@code LodestarServer}); {@code udp} may be null. */
-    public record Services(KvStore store, ConfigService configs, ConfigSearch search, ConfigTransfer transfer,
-                           NamespaceService namespaces, LongPollRegistry listeners, PushHub push, NamingService naming,
-                           PersistentHealthChecks health, UdpPusher udp, NodeReadiness readiness, Metrics metrics) {}
+    public record Services(
+            KvStore store,
+            ConfigService configs,
+            ConfigSearch search,
+            ConfigTransfer transfer,
+            NamespaceService namespaces,
+            LongPollRegistry listeners,
+            PushHub push,
+            NamingService naming,
+            PersistentHealthChecks health,
+            UdpPusher udp,
+            NodeReadiness readiness,
+            Metrics metrics) {}
 
     /**
      * The server, not started, listening on {@code host:port} once started. Every request passes
@@ -113,7 +123,8 @@ public final class HttpApi {
         HealthRoutes.install(app, s.store(), s.readiness());
         MembershipRoutes.install(app, s.store());
         metrics.install(app);
-        ConfigRoutes.install(app, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer(), ArchiveLimits.defaults()));
+        ConfigRoutes.install(
+                app, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer(), ArchiveLimits.defaults()));
         ConfigV2Routes.install(app, s.configs());
         HistoryRoutes.install(app, s.configs());
         ListenerRoutes.install(app, s.listeners());

@@ -19,9 +19,15 @@ final class MembershipRoutes {
     private MembershipRoutes() {}
 
     static void install(Javalin app, KvStore store) {
-        app.post("/lodestar/v1/cluster/members", ctx -> answer(ctx, store, store.admin().addMember(address(ctx))));
-        app.delete("/lodestar/v1/cluster/members", ctx -> answer(ctx, store, store.admin().removeMember(address(ctx))));
-        app.post("/lodestar/v1/cluster/leader", ctx -> answer(ctx, store, store.admin().transferLeadership(address(ctx))));
+        app.post(
+                "/lodestar/v1/cluster/members",
+                ctx -> answer(ctx, store, store.admin().addMember(address(ctx))));
+        app.delete(
+                "/lodestar/v1/cluster/members",
+                ctx -> answer(ctx, store, store.admin().removeMember(address(ctx))));
+        app.post(
+                "/lodestar/v1/cluster/leader",
+                ctx -> answer(ctx, store, store.admin().transferLeadership(address(ctx))));
     }
 
     private static String address(Context ctx) {
@@ -33,7 +39,8 @@ final class MembershipRoutes {
     }
 
     private static void answer(Context ctx, KvStore store, CompletableFuture<Void> change) {
-        ctx.future(() -> change.thenAccept(v -> ctx.json(Map.of("members",
+        ctx.future(() -> change.thenAccept(v -> ctx.json(Map.of(
+                "members",
                 store.cluster().members().stream().map(m -> m.address()).toList()))));
     }
 }

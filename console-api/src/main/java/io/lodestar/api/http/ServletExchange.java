@@ -24,7 +24,8 @@ public final class ServletExchange implements Exchange {
     /** Told the status as the answer is written (for the request metrics). */
     private final IntConsumer answered;
 
-    ServletExchange(HttpServletRequest req, HttpServletResponse resp, Map<String, String> params, IntConsumer answered) {
+    ServletExchange(
+            HttpServletRequest req, HttpServletResponse resp, Map<String, String> params, IntConsumer answered) {
         this.req = req;
         this.resp = resp;
         this.params = params;

@@ -18,10 +18,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * Prometheus metrics at {@code GET /metrics}: the JVM, HTTP requests (by method, route and
@@ -39,34 +39,67 @@ public final class Metrics {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         Gauge.builder("lodestar_raft_term", store, s -> s.cluster().term()).register(registry);
-        Gauge.builder("lodestar_raft_applied_index", store, s -> s.cluster().appliedIndex()).register(registry);
-        Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex()).register(registry);
-        Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0).register(registry);
+        Gauge.builder("lodestar_raft_applied_index", store, s -> s.cluster().appliedIndex())
+                .register(registry);
+        Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex())
+                .register(registry);
+        Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0)
+                .register(registry);
         Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);
         // RocksDB's native memory: part of the RSS that the JVM's own memory metrics never show
-        Gauge.builder("lodestar_store_memtable_bytes", store, s -> s.storageMemory().memtableBytes())
-                .description("Writes the store holds in memory, not yet flushed to table files").register(registry);
-        Gauge.builder("lodestar_store_block_cache_bytes", store, s -> s.storageMemory().blockCacheBytes())
-                .description("The store's block cache in use, memtables included").register(registry);
-        Gauge.builder("lodestar_store_table_readers_bytes", store, s -> s.storageMemory().tableReaderBytes())
+        Gauge.builder(
+                        "lodestar_store_memtable_bytes",
+                        store,
+                        s -> s.storageMemory().memtableBytes())
+                .description("Writes the store holds in memory, not yet flushed to table files")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_store_block_cache_bytes",
+                        store,
+                        s -> s.storageMemory().blockCacheBytes())
+                .description("The store's block cache in use, memtables included")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_store_table_readers_bytes",
+                        store,
+                        s -> s.storageMemory().tableReaderBytes())
                 .description("Index and filter blocks of open table files held outside the block cache")
                 .register(registry);
         Gauge.builder("lodestar_ready", readiness, r -> r.get().ready() ? 1 : 0).register(registry);
         Gauge.builder("lodestar_raft_log_bytes", store, s -> s.logStats().logBytes())
-                .description("Bytes of the Raft log on disk").register(registry);
-        Gauge.builder("lodestar_raft_log_entries_since_snapshot", store, s -> s.logStats().entriesSinceSnapshot())
-                .description("Log entries applied since the last snapshot").register(registry);
-        Gauge.builder("lodestar_raft_log_bytes_since_snapshot", store, s -> s.logStats().bytesSinceSnapshot())
-                .description("Bytes of the log entries applied since the last snapshot").register(registry);
-        Gauge.builder("lodestar_raft_snapshot_duration_seconds", store, s -> s.logStats().lastSnapshotMillis() / 1000.0)
-                .description("How long the last snapshot took").register(registry);
-        Gauge.builder("lodestar_raft_snapshot_last_timestamp_seconds", store,
+                .description("Bytes of the Raft log on disk")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_raft_log_entries_since_snapshot",
+                        store,
+                        s -> s.logStats().entriesSinceSnapshot())
+                .description("Log entries applied since the last snapshot")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_raft_log_bytes_since_snapshot",
+                        store,
+                        s -> s.logStats().bytesSinceSnapshot())
+                .description("Bytes of the log entries applied since the last snapshot")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_raft_snapshot_duration_seconds",
+                        store,
+                        s -> s.logStats().lastSnapshotMillis() / 1000.0)
+                .description("How long the last snapshot took")
+                .register(registry);
+        Gauge.builder(
+                        "lodestar_raft_snapshot_last_timestamp_seconds",
+                        store,
                         s -> s.logStats().lastSnapshotAtMillis() / 1000.0)
-                .description("When the last snapshot completed (Unix time; 0 for none since start)").register(registry);
-        FunctionCounter.builder("lodestar_raft_snapshots", store, s -> s.logStats().snapshots())
-                .description("Snapshots completed since start").register(registry);
+                .description("When the last snapshot completed (Unix time; 0 for none since start)")
+                .register(registry);
+        FunctionCounter.builder(
+                        "lodestar_raft_snapshots", store, s -> s.logStats().snapshots())
+                .description("Snapshots completed since start")
+                .register(registry);
         Gauge.builder("lodestar_disk_free_bytes", store, s -> s.logStats().diskFreeBytes())
-                .description("Usable bytes on the data directory's filesystem").register(registry);
+                .description("Usable bytes on the data directory's filesystem")
+                .register(registry);
     }
 
     /** Exposes the requests in flight, as counted by {@code active} (Jetty's statistics handler). */
@@ -83,7 +116,8 @@ public final class Metrics {
      */
     public void healthProbes(PersistentHealthChecks health) {
         FunctionCounter.builder("lodestar_health_probes_started", health, PersistentHealthChecks::probesStarted)
-                .description("Health probes of persistent instances started (TCP connects, HTTP GETs)").register(registry);
+                .description("Health probes of persistent instances started (TCP connects, HTTP GETs)")
+                .register(registry);
         FunctionCounter.builder("lodestar_health_probes_refused", health, PersistentHealthChecks::probesRefused)
                 .description("Health probes not made: the instance's address is outside --probe-allow")
                 .register(registry);
@@ -95,8 +129,8 @@ public final class Metrics {
 
     /** Times every HTTP request; call while configuring Javalin. */
     public void instrument(JavalinConfig config) {
-        config.requestLogger.http((ctx, ms) -> record(ctx.method().name(), route(ctx), ctx.statusCode(),
-                (long) (ms * 1_000_000)));
+        config.requestLogger.http(
+                (ctx, ms) -> record(ctx.method().name(), route(ctx), ctx.statusCode(), (long) (ms * 1_000_000)));
     }
 
     /** Counts one request answered outside Javalin's routes under the route it stands in for. */
@@ -132,8 +166,11 @@ public final class Metrics {
             Keyed[] current = keyed;
             Timer t = find(current, method, status);
             if (t == null) {
-                t = Timer.builder("http_server_requests").tag("method", method).tag("route", route)
-                        .tag("status", Integer.toString(status)).register(registry);
+                t = Timer.builder("http_server_requests")
+                        .tag("method", method)
+                        .tag("route", route)
+                        .tag("status", Integer.toString(status))
+                        .register(registry);
                 Keyed[] more = Arrays.copyOf(current, current.length + 1);
                 more[current.length] = new Keyed(method, status, t);
                 keyed = more;
@@ -162,6 +199,9 @@ public final class Metrics {
     }
 
     public void install(Javalin app) {
-        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        app.get(
+                "/metrics",
+                ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                        .result(registry.scrape()));
     }
 }

@@ -32,6 +32,7 @@ public final class PushRoutes {
     static final int MAX_KEYS = 1000;
     /** Our own limit on a text message; Jetty's (twice this) closes with 1009 beyond it. */
     static final int MAX_MESSAGE_CHARS = 1 << 20;
+
     static final int POLICY_VIOLATION = 1008;
     private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(2);
     private static final long PING_SECONDS = 20;
@@ -101,8 +102,9 @@ public final class PushRoutes {
                 case "subscribe" -> subscribe(ctx, session, msg);
                 case "unsubscribe" -> unsubscribe(ctx, session, msg);
                 case "ping" -> session.sendJson(Map.of("type", "pong"));
-                default -> session.error("type: unknown message type '" + type
-                        + "' (expected subscribe, unsubscribe or ping)");
+                default ->
+                    session.error(
+                            "type: unknown message type '" + type + "' (expected subscribe, unsubscribe or ping)");
             }
         } catch (InvalidRequestException e) {
             session.error(e.getMessage());

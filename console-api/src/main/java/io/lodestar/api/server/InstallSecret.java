@@ -25,7 +25,8 @@ final class InstallSecret {
                 byte[] random = new byte[32];
                 new SecureRandom().nextBytes(random);
                 try {
-                    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                    Files.createFile(
+                            file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                     Files.writeString(file, HexFormat.of().formatHex(random), StandardCharsets.UTF_8);
                 } catch (FileAlreadyExistsException raced) {
                     // another start won; read theirs

@@ -5,6 +5,10 @@ import io.lodestar.api.http.HttpApi;
 import io.lodestar.api.http.NodeReadiness;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.udp.UdpPushSettings;
+import io.lodestar.api.udp.UdpPusher;
+import io.lodestar.api.v1.naming.NamingJson;
+import io.lodestar.api.v1.naming.NamingParams;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
@@ -15,10 +19,6 @@ import io.lodestar.config.push.ChangeLogRetention;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
-import io.lodestar.api.udp.UdpPushSettings;
-import io.lodestar.api.udp.UdpPusher;
-import io.lodestar.api.v1.naming.NamingJson;
-import io.lodestar.api.v1.naming.NamingParams;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
@@ -59,26 +59,37 @@ public final class LodestarServer implements AutoCloseable {
      * The registry with what serves it outside HTTP: UDP push to 1.x clients (null when no UDP port
      * could be bound), the DNS interface (null when off) and the probes of persistent instances.
      */
-    private record Naming(NamingService service, UdpPusher udp, AutoCloseable subscription,
-                          RegistryDnsSource dnsSource, DnsServer dns, PersistentHealthChecks health) {
+    private record Naming(
+            NamingService service,
+            UdpPusher udp,
+            AutoCloseable subscription,
+            RegistryDnsSource dnsSource,
+            DnsServer dns,
+            PersistentHealthChecks health) {
         static Naming start(RaftKvStore store, ServerSettings s) {
             NamingService naming = new NamingService(store);
             UdpPusher udp;
             try {
-                udp = UdpPusher.start(s.host(), (service, clusters) -> NamingJson.listJson(
-                        naming.list(service, NamingParams.clusterSet(clusters), false), clusters), UdpPushSettings.DEFAULT);
+                udp = UdpPusher.start(
+                        s.host(),
+                        (service, clusters) -> NamingJson.listJson(
+                                naming.list(service, NamingParams.clusterSet(clusters), false), clusters),
+                        UdpPushSettings.DEFAULT);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll", s.host(),
+                LOG.warn(
+                        "UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll",
+                        s.host(),
                         e.toString());
                 udp = null;
             }
-            AutoCloseable subscription = udp == null ? () -> { } : naming.subscribe(udp::serviceChanged);
+            AutoCloseable subscription = udp == null ? () -> {} : naming.subscribe(udp::serviceChanged);
             RegistryDnsSource dnsSource = null;
             DnsServer dns = null;
             if (s.dnsPort() >= 0) {
                 dnsSource = new RegistryDnsSource(naming);
                 try {
-                    dns = new DnsServer(DnsServerSettings.defaults().withAddress(s.host(), s.dnsPort()), dnsSource).start();
+                    dns = new DnsServer(DnsServerSettings.defaults().withAddress(s.host(), s.dnsPort()), dnsSource)
+                            .start();
                 } catch (RuntimeException e) {
                     closeQuietly(dnsSource);
                     closeQuietly(subscription);
@@ -86,8 +97,10 @@ public final class LodestarServer implements AutoCloseable {
                         udp.close();
                     }
                     naming.close();
-                    throw new IllegalStateException("cannot serve DNS on " + s.host() + ":" + s.dnsPort()
-                            + " (UDP and TCP): " + e.getMessage() + "; choose another --dns-port, or -1 for none", e);
+                    throw new IllegalStateException(
+                            "cannot serve DNS on " + s.host() + ":" + s.dnsPort() + " (UDP and TCP): " + e.getMessage()
+                                    + "; choose another --dns-port, or -1 for none",
+                            e);
                 }
             }
             PersistentHealthChecks health = PersistentHealthChecks.start(naming, () -> leads(store), s.probeScope());
@@ -125,8 +138,14 @@ public final class LodestarServer implements AutoCloseable {
         }
     }
 
-    private LodestarServer(RaftKvStore store, LongPollRegistry listeners, PushHub push, Naming naming, Javalin http,
-                           HistoryRetention retention, ChangeLogRetention changeLogRetention) {
+    private LodestarServer(
+            RaftKvStore store,
+            LongPollRegistry listeners,
+            PushHub push,
+            Naming naming,
+            Javalin http,
+            HistoryRetention retention,
+            ChangeLogRetention changeLogRetention) {
         this.store = store;
         this.listeners = listeners;
         this.push = push;
@@ -151,8 +170,8 @@ public final class LodestarServer implements AutoCloseable {
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
         keyspaces.addAll(NamingKeyspaces.ALL);
-        KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret,
-                        Set.copyOf(keyspaces))
+        KvStoreConfig config = KvStoreConfig.of(
+                        s.host(), s.raftPort(), s.peers(), s.dataDir(), secret, Set.copyOf(keyspaces))
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs())
                 .withSnapshotThresholds(s.snapshotEntries(), s.snapshotBytes())
@@ -166,9 +185,19 @@ public final class LodestarServer implements AutoCloseable {
         NodeReadiness readiness = new NodeReadiness(store, naming.service());
         Metrics metrics = new Metrics(store, readiness);
         metrics.healthProbes(naming.health());
-        HttpApi.Services services = new HttpApi.Services(store, configs, new ConfigSearch(store),
-                new ConfigTransfer(store, configs, namespaces, ArchiveLimits.defaults()), namespaces, listeners, push,
-                naming.service(), naming.health(), naming.udp(), readiness, metrics);
+        HttpApi.Services services = new HttpApi.Services(
+                store,
+                configs,
+                new ConfigSearch(store),
+                new ConfigTransfer(store, configs, namespaces, ArchiveLimits.defaults()),
+                namespaces,
+                listeners,
+                push,
+                naming.service(),
+                naming.health(),
+                naming.udp(),
+                readiness,
+                metrics);
         Javalin http;
         try {
             http = HttpApi.create(services, checks, s.host(), s.httpPort());
@@ -178,24 +207,34 @@ public final class LodestarServer implements AutoCloseable {
             push.close();
             listeners.close();
             store.close();
-            throw new IllegalStateException("cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
-        LOG.info("Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}, "
+        LOG.info(
+                "Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}, "
                         + "health probes to --probe-allow {}",
-                ManagementFactory.getRuntimeMXBean().getUptime(), s.host(), s.httpPort(), s.host(), s.raftPort(),
+                ManagementFactory.getRuntimeMXBean().getUptime(),
+                s.host(),
+                s.httpPort(),
+                s.host(),
+                s.raftPort(),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
-                s.dataDir(), s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(), s.probeScope());
+                s.dataDir(),
+                s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
+                s.probeScope());
         // both trim on the leader only
-        HistoryRetention retention = new HistoryRetention(store, HistoryRetention.Settings.defaults(),
-                java.time.Clock.systemUTC()).start();
-        ChangeLogRetention changeLogRetention = new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
+        HistoryRetention retention =
+                new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC()).start();
+        ChangeLogRetention changeLogRetention =
+                new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
         return new LodestarServer(store, listeners, push, naming, http, retention, changeLogRetention);
     }
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
         @Override
         public String toString() {
-            return "role " + role + ", leader " + leader + ", term " + term + (ready ? ", ready" : ", not ready: " + reason);
+            return "role " + role + ", leader " + leader + ", term " + term
+                    + (ready ? ", ready" : ", not ready: " + reason);
         }
     }
 
@@ -208,8 +247,12 @@ public final class LodestarServer implements AutoCloseable {
             var status = store.status();
             Readiness r = store.readiness();
             String self = store.self();
-            RoleLine line = new RoleLine(status.state(), "LEADER".equals(status.state()) ? self : status.leader(),
-                    status.term(), r.ready(), r.ready() ? null : r.reason());
+            RoleLine line = new RoleLine(
+                    status.state(),
+                    "LEADER".equals(status.state()) ? self : status.leader(),
+                    status.term(),
+                    r.ready(),
+                    r.ready() ? null : r.reason());
             if (!line.equals(lastRole)) {
                 lastRole = line;
                 LOG.info("node {}: {}", self, line);

@@ -15,9 +15,19 @@ import java.util.List;
  * once, here: RocksDB's native library loader and the start-up log need it so, and every part of
  * the node then names the same directory.
  */
-public record ServerSettings(String host, int httpPort, int raftPort, Path dataDir, List<String> peers,
-                             byte[] clusterSecret, int snapshotIntervalSecs, long snapshotEntries, long snapshotBytes,
-                             long diskReserveBytes, int dnsPort, ProbeScope probeScope) {
+public record ServerSettings(
+        String host,
+        int httpPort,
+        int raftPort,
+        Path dataDir,
+        List<String> peers,
+        byte[] clusterSecret,
+        int snapshotIntervalSecs,
+        long snapshotEntries,
+        long snapshotBytes,
+        long diskReserveBytes,
+        int dnsPort,
+        ProbeScope probeScope) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

@@ -21,6 +21,7 @@ final class PushPacket {
     static final int GZIP_ABOVE = 1024;
     /** The largest UDP payload over IPv4; the 1.x client reads into a 64 KiB buffer. */
     static final int MAX_DATAGRAM = 65_507;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private PushPacket() {}
@@ -60,7 +61,9 @@ final class PushPacket {
         } catch (JacksonException e) {
             return -1;
         }
-        if (node == null || !node.isObject() || !"push-ack".equals(node.path("type").asText())) {
+        if (node == null
+                || !node.isObject()
+                || !"push-ack".equals(node.path("type").asText())) {
             return -1;
         }
         JsonNode id = node.get("lastRefTime");

@@ -18,12 +18,16 @@ public record UdpPushSettings(int resends, Duration resendInterval, Duration sub
      * minute while it is empty (its update task doubles the delay from 1 s on every empty answer,
      * up to 60 s); a shorter life would drop exactly the clients waiting for a service to appear.
      */
-    public static final UdpPushSettings DEFAULT = new UdpPushSettings(3, Duration.ofSeconds(1), Duration.ofSeconds(90),
-            100_000);
+    public static final UdpPushSettings DEFAULT =
+            new UdpPushSettings(3, Duration.ofSeconds(1), Duration.ofSeconds(90), 100_000);
 
     public UdpPushSettings {
-        if (resends < 0 || resendInterval.isNegative() || resendInterval.isZero() || subscriberTtl.isNegative()
-                || subscriberTtl.isZero() || maxSubscribers < 0) {
+        if (resends < 0
+                || resendInterval.isNegative()
+                || resendInterval.isZero()
+                || subscriberTtl.isNegative()
+                || subscriberTtl.isZero()
+                || maxSubscribers < 0) {
             throw new IllegalArgumentException("invalid UDP push settings: " + resends + ", " + resendInterval + ", "
                     + subscriberTtl + ", " + maxSubscribers);
         }

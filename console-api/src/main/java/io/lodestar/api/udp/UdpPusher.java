@@ -49,6 +49,7 @@ public final class UdpPusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UdpPusher.class);
     /** Acks are tiny; anything longer is not one and is not parsed. */
     private static final int MAX_ACK_BYTES = 4096;
+
     private static final long CAP_WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     /** Where to push and which clusters the subscriber asked for (the query's string). */
@@ -93,6 +94,7 @@ public final class UdpPusher implements AutoCloseable {
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
     /** Push ids, seeded from the clock so a late ack for a previous run's push cannot match one of this run's. */
     private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
+
     private final AtomicLong pushes = new AtomicLong();
     private final AtomicLong acks = new AtomicLong();
     private final AtomicLong resends = new AtomicLong();
@@ -170,7 +172,8 @@ public final class UdpPusher implements AutoCloseable {
         long last = lastCapWarning.get();
         long now = System.nanoTime();
         if (now - last >= CAP_WARNING_INTERVAL_NANOS && lastCapWarning.compareAndSet(last, now)) {
-            LOG.warn("{} UDP push subscribers held, the most allowed: further clients are not subscribed and poll instead",
+            LOG.warn(
+                    "{} UDP push subscribers held, the most allowed: further clients are not subscribed and poll instead",
                     settings.maxSubscribers());
         }
     }
@@ -195,8 +198,8 @@ public final class UdpPusher implements AutoCloseable {
     }
 
     public PushStats stats() {
-        return new PushStats(subscriberCount.get(), pending.size(), pushes.get(), acks.get(), resends.get(),
-                failures.get());
+        return new PushStats(
+                subscriberCount.get(), pending.size(), pushes.get(), acks.get(), resends.get(), failures.get());
     }
 
     private void drain() {
@@ -245,8 +248,10 @@ public final class UdpPusher implements AutoCloseable {
         byte[] datagram = PushPacket.encode("dom", json, id);
         if (datagram.length > PushPacket.MAX_DATAGRAM) {
             failures.incrementAndGet();
-            LOG.debug("the list of {} is {} bytes even gzipped, too large for a datagram; its subscribers poll",
-                    service, datagram.length);
+            LOG.debug(
+                    "the list of {} is {} bytes even gzipped, too large for a datagram; its subscribers poll",
+                    service,
+                    datagram.length);
             return;
         }
         if (s.pendingId >= 0) {
@@ -276,7 +281,8 @@ public final class UdpPusher implements AutoCloseable {
         if (p.resends >= settings.resends()) {
             if (pending.remove(id) != null) {
                 failures.incrementAndGet();
-                LOG.debug("push {} to {} unacknowledged after {} resends; giving up", id, p.subscriber.target, p.resends);
+                LOG.debug(
+                        "push {} to {} unacknowledged after {} resends; giving up", id, p.subscriber.target, p.resends);
             }
             if (p.subscriber.pendingId == id) {
                 p.subscriber.pendingId = -1;

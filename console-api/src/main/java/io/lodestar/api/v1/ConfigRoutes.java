@@ -30,6 +30,7 @@ public final class ConfigRoutes {
     private static final String TEXT = "text/plain";
     /** The parameters of a plain read: anything more (beta, search, show, export) is another read. */
     private static final Set<String> PLAIN_READ = Set.of("dataId", "group", "tenant");
+
     private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 
     private ConfigRoutes() {}
@@ -72,7 +73,10 @@ public final class ConfigRoutes {
     /** The commonest requests, taken in front of Javalin by the same endpoints: a plain read, and a publish (not an import). */
     public static void addFastPaths(FastPaths fast, ConfigService configs) {
         fast.add("GET", PATH, exchange -> PLAIN_READ.containsAll(exchange.names()), exchange -> get(exchange, configs));
-        fast.add("POST", PATH, exchange -> !exchange.names().contains(ConfigTransferRoutes.IMPORT),
+        fast.add(
+                "POST",
+                PATH,
+                exchange -> !exchange.names().contains(ConfigTransferRoutes.IMPORT),
                 exchange -> publish(exchange, configs));
     }
 
@@ -86,8 +90,15 @@ public final class ConfigRoutes {
 
     private static void publish(Exchange exchange, ConfigService configs) {
         Params q = exchange.params();
-        PublishRequest request = new PublishRequest(key(q), q.get("content"), q.get("type"), q.get("appName"),
-                q.get("desc"), q.get("config_tags"), exchange.remoteAddr(), null);
+        PublishRequest request = new PublishRequest(
+                key(q),
+                q.get("content"),
+                q.get("type"),
+                q.get("appName"),
+                q.get("desc"),
+                q.get("config_tags"),
+                exchange.remoteAddr(),
+                null);
         String casMd5 = q.get("casMd5");
         boolean cas = casMd5 != null && !casMd5.isEmpty();
         String betaIps = exchange.header(BetaIps.FIELD);
@@ -98,7 +109,8 @@ public final class ConfigRoutes {
             exchange.answerWhenDone(TEXT, configs.publishBeta(request, betaIps).thenApply(revision -> "true"));
             return;
         }
-        exchange.answerWhenDone(TEXT, configs.publish(request, cas ? casMd5 : null).thenApply(revision -> "true"));
+        exchange.answerWhenDone(
+                TEXT, configs.publish(request, cas ? casMd5 : null).thenApply(revision -> "true"));
     }
 
     private static void get(Exchange exchange, ConfigService configs) {

@@ -27,8 +27,12 @@ final class ConfigSearchRoutes {
             case "blur" -> ConfigSearch.Mode.BLUR;
             default -> throw new InvalidRequestException("search", "must be 'accurate' or 'blur', got '" + mode + "'");
         };
-        ConfigSearch.Query query = new ConfigSearch.Query(parsed, tenant(ctx), Params.get(ctx, "dataId"),
-                Params.get(ctx, "group"), Params.get(ctx, "appName"),
+        ConfigSearch.Query query = new ConfigSearch.Query(
+                parsed,
+                tenant(ctx),
+                Params.get(ctx, "dataId"),
+                Params.get(ctx, "group"),
+                Params.get(ctx, "appName"),
                 ConfigSearch.splitTags(Params.get(ctx, "config_tags")));
         int pageNo = number(ctx, "pageNo", 1);
         int pageSize = number(ctx, "pageSize", DEFAULT_PAGE_SIZE);
@@ -37,7 +41,9 @@ final class ConfigSearchRoutes {
         body.put("totalCount", page.totalCount());
         body.put("pageNumber", page.pageNumber());
         body.put("pagesAvailable", page.pagesAvailable());
-        body.put("pageItems", page.items().stream().map(ConfigSearchRoutes::configInfo).toList());
+        body.put(
+                "pageItems",
+                page.items().stream().map(ConfigSearchRoutes::configInfo).toList());
         ctx.json(body);
     }
 
@@ -56,8 +62,11 @@ final class ConfigSearchRoutes {
         m.put("use", null);
         m.put("effect", null);
         m.put("schema", null);
-        m.put("configTags", config.tags() == null || config.tags().isBlank()
-                ? null : String.join(",", ConfigSearch.splitTags(config.tags())));
+        m.put(
+                "configTags",
+                config.tags() == null || config.tags().isBlank()
+                        ? null
+                        : String.join(",", ConfigSearch.splitTags(config.tags())));
         ctx.json(m);
     }
 

@@ -29,6 +29,7 @@ import java.util.Set;
 public final class ConfigTransferRoutes {
     /** The parameter that makes a {@code POST /nacos/v1/cs/configs} an import. */
     static final String IMPORT = "import";
+
     private static final DateTimeFormatter FILE_DATE = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
     private final ConfigTransfer transfer;
@@ -45,8 +46,12 @@ public final class ConfigTransferRoutes {
         if (!v2 && !"true".equals(Params.get(ctx, "export"))) {
             return false;
         }
-        ConfigTransfer.ExportQuery query = new ConfigTransfer.ExportQuery(Params.get(ctx, "tenant"),
-                Params.get(ctx, "group"), Params.get(ctx, "dataId"), Params.get(ctx, "appName"), ids(ctx));
+        ConfigTransfer.ExportQuery query = new ConfigTransfer.ExportQuery(
+                Params.get(ctx, "tenant"),
+                Params.get(ctx, "group"),
+                Params.get(ctx, "dataId"),
+                Params.get(ctx, "appName"),
+                ids(ctx));
         byte[] zip = transfer.export(query, v2);
         String fileName = "nacos_config_export_" + LocalDateTime.now().format(FILE_DATE) + ".zip";
         ctx.header("Content-Disposition", "attachment;filename=" + fileName);
@@ -79,14 +84,16 @@ public final class ConfigTransferRoutes {
             throw new InvalidRequestException("file", "is required (multipart field 'file')");
         }
         if (file.size() > limits.maxArchiveBytes()) {
-            throw new InvalidRequestException("file", "the archive of " + file.size() + " bytes exceeds the limit of "
-                    + limits.maxArchiveBytes() + " bytes");
+            throw new InvalidRequestException(
+                    "file",
+                    "the archive of " + file.size() + " bytes exceeds the limit of " + limits.maxArchiveBytes()
+                            + " bytes");
         }
         try (InputStream in = file.content()) {
             byte[] bytes = in.readNBytes((int) limits.maxArchiveBytes() + 1);
             if (bytes.length > limits.maxArchiveBytes()) {
-                throw new InvalidRequestException("file", "the archive exceeds the limit of "
-                        + limits.maxArchiveBytes() + " bytes");
+                throw new InvalidRequestException(
+                        "file", "the archive exceeds the limit of " + limits.maxArchiveBytes() + " bytes");
             }
             return bytes;
         } catch (IOException e) {
@@ -121,7 +128,9 @@ public final class ConfigTransferRoutes {
         data.put("skipData", refs(r.skipData()));
         if (!r.unrecognized().isEmpty()) {
             data.put("unrecognizedCount", r.unrecognized().size());
-            data.put("unrecognizedData", r.unrecognized().stream().map(n -> Map.of("itemName", n)).toList());
+            data.put(
+                    "unrecognizedData",
+                    r.unrecognized().stream().map(n -> Map.of("itemName", n)).toList());
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("code", 200);
@@ -131,11 +140,13 @@ public final class ConfigTransferRoutes {
     }
 
     private static List<Map<String, String>> refs(List<ImportResult.Ref> refs) {
-        return refs.stream().map(r -> {
-            Map<String, String> m = new LinkedHashMap<>();
-            m.put("dataId", r.dataId());
-            m.put("group", r.group());
-            return m;
-        }).toList();
+        return refs.stream()
+                .map(r -> {
+                    Map<String, String> m = new LinkedHashMap<>();
+                    m.put("dataId", r.dataId());
+                    m.put("group", r.group());
+                    return m;
+                })
+                .toList();
     }
 }

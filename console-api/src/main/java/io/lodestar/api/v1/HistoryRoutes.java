@@ -1,6 +1,5 @@
 package io.lodestar.api.v1;
 
-import io.lodestar.error.NotFoundException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
@@ -9,6 +8,7 @@ import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.NotFoundException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

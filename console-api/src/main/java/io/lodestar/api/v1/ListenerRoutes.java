@@ -52,13 +52,14 @@ public final class ListenerRoutes {
      * release the client is served; never a header.
      */
     private static void listen(Exchange exchange, LongPollRegistry registry) {
-        List<ListeningEntry> entries = ListeningConfigs.parse(decodeAgain(exchange.params().get(ListeningConfigs.FIELD)));
+        List<ListeningEntry> entries =
+                ListeningConfigs.parse(decodeAgain(exchange.params().get(ListeningConfigs.FIELD)));
         String timeoutHeader = exchange.header(TIMEOUT_HEADER);
         // without the timeout header Nacos answers at once (short polling), as with No-Hangup
         boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(exchange.header(NO_HANGUP_HEADER));
         long timeout = timeoutHeader == null ? 0 : timeout(timeoutHeader);
-        CompletableFuture<String> answer = registry.poll(entries, exchange.remoteAddr(), timeout, noHangup)
-                .thenApply(ListenerRoutes::body);
+        CompletableFuture<String> answer =
+                registry.poll(entries, exchange.remoteAddr(), timeout, noHangup).thenApply(ListenerRoutes::body);
         exchange.answerHeader(PRAGMA, NO_CACHE).answerHeader(CACHE_CONTROL, NO_STORE);
         exchange.answerWhenDone(CONTENT_TYPE, answer);
     }

@@ -1,6 +1,5 @@
 package io.lodestar.api.v1;
 
-import io.lodestar.error.NotFoundException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
@@ -8,6 +7,7 @@ import io.lodestar.config.namespace.Namespace;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.namespace.NamespaceUsage;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.NotFoundException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +20,7 @@ public final class NamespaceRoutes {
     private static final String PATH = "/nacos/v1/console/namespaces";
     /** Nacos has no quotas to enforce; it reports this fixed value and so do we. */
     private static final int QUOTA = 200;
+
     private static final int TYPE_PUBLIC = 0;
     private static final int TYPE_CUSTOM = 2;
 
@@ -63,7 +64,8 @@ public final class NamespaceRoutes {
             }
             ctx.json(body);
         } else {
-            List<Map<String, Object>> data = namespaces.list().stream().map(NamespaceRoutes::body).toList();
+            List<Map<String, Object>> data =
+                    namespaces.list().stream().map(NamespaceRoutes::body).toList();
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("code", 200);
             result.put("message", null);

@@ -60,11 +60,20 @@ public final class ConfigV2Routes {
         String type = Params.get(ctx, "type");
         type = type == null || !TYPES.contains(type.toLowerCase(Locale.ROOT)) ? "text" : type.toLowerCase(Locale.ROOT);
         String srcUser = Params.get(ctx, "srcUser");
-        PublishRequest request = new PublishRequest(key, Params.get(ctx, "content"), type, Params.get(ctx, "appName"),
-                Params.get(ctx, "desc"), Params.get(ctx, "configTags"), ctx.ip(),
+        PublishRequest request = new PublishRequest(
+                key,
+                Params.get(ctx, "content"),
+                type,
+                Params.get(ctx, "appName"),
+                Params.get(ctx, "desc"),
+                Params.get(ctx, "configTags"),
+                ctx.ip(),
                 srcUser == null || srcUser.isBlank() ? null : srcUser);
         String casMd5 = ctx.header("casMd5");
-        answer(ctx, configs.publish(request, casMd5 == null || casMd5.isBlank() ? null : casMd5).thenApply(r -> true));
+        answer(
+                ctx,
+                configs.publish(request, casMd5 == null || casMd5.isBlank() ? null : casMd5)
+                        .thenApply(r -> true));
     }
 
     /**
@@ -79,7 +88,9 @@ public final class ConfigV2Routes {
         }
         rejectTag(ctx);
         String namespace = Params.get(ctx, "namespaceId");
-        if (namespace == null || namespace.isBlank() || namespace.equalsIgnoreCase("public")
+        if (namespace == null
+                || namespace.isBlank()
+                || namespace.equalsIgnoreCase("public")
                 || namespace.equalsIgnoreCase("null")) {
             namespace = "";
         }

@@ -7,11 +7,11 @@ import static io.lodestar.api.v2.V2Answers.v2;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.lodestar.error.InvalidRequestException;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.api.v1.naming.NamingParams;
+import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.Instance;
@@ -49,7 +49,10 @@ public final class NamingV2Routes {
             String ip = NamingParams.required(q, "ip");
             int port = NamingParams.port(q);
             boolean ephemeral = NamingParams.bool(q, "ephemeral", true);
-            answer(ctx, naming.deregister(service, NamingParams.cluster(q), ip, port, ephemeral).thenApply(v -> "ok"));
+            answer(
+                    ctx,
+                    naming.deregister(service, NamingParams.cluster(q), ip, port, ephemeral)
+                            .thenApply(v -> "ok"));
         }));
         app.put(PATH, v2(ctx -> {
             present(ctx, "serviceName", "ip", "port");
@@ -89,8 +92,7 @@ public final class NamingV2Routes {
                 NamingValidation.checkCluster("clusterName", c);
             }
             boolean healthyOnly = NamingParams.bool(q, "healthyOnly", false);
-            result(ctx, 200, SUCCESS, "success",
-                    NamingJson.list(naming.list(service, filter, healthyOnly), clusters));
+            result(ctx, 200, SUCCESS, "success", NamingJson.list(naming.list(service, filter, healthyOnly), clusters));
         }));
     }
 

@@ -14,10 +14,23 @@ class FormCodecTest {
 
     @Test
     void queryAndFormAreDecodedTogetherAsJavalinDecodesThem() {
-        Map<String, String> p = FormCodec.params("serviceName=G%40%40svc&ip=127.0.0.1&flag",
-                form("beat=%7B%22ip%22%3A1%7D&metadata=a+b%C3%A9&empty="));
-        assertEquals(Map.of("serviceName", "G@@svc", "ip", "127.0.0.1", "flag", "", "beat", "{\"ip\":1}",
-                "metadata", "a bé", "empty", ""), p);
+        Map<String, String> p = FormCodec.params(
+                "serviceName=G%40%40svc&ip=127.0.0.1&flag", form("beat=%7B%22ip%22%3A1%7D&metadata=a+b%C3%A9&empty="));
+        assertEquals(
+                Map.of(
+                        "serviceName",
+                        "G@@svc",
+                        "ip",
+                        "127.0.0.1",
+                        "flag",
+                        "",
+                        "beat",
+                        "{\"ip\":1}",
+                        "metadata",
+                        "a bé",
+                        "empty",
+                        ""),
+                p);
         assertEquals(Map.of(), FormCodec.params(null, new byte[0]));
         assertEquals(Map.of("a", "1"), FormCodec.params("&a=1&&", new byte[0]), "empty parts are skipped");
     }

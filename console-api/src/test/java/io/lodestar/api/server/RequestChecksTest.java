@@ -33,9 +33,11 @@ class RequestChecksTest {
 
     @TempDir
     static Path dir;
+
     LodestarServer server;
     int port;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     record Call(String why, String method, String pathAndQuery, String form) {
         @Override
@@ -49,14 +51,13 @@ class RequestChecksTest {
                 // FastPaths: each of its routes
                 new Call("fast: plain config read", "GET", "/nacos/v1/cs/configs?dataId=d&group=G", null),
                 new Call("fast: config publish", "POST", "/nacos/v1/cs/configs", "dataId=d&group=G&content=c"),
-                new Call("fast: long-poll", "POST", "/nacos/v1/cs/configs/listener",
-                        "Listening-Configs=d%02G%02%01"),
+                new Call("fast: long-poll", "POST", "/nacos/v1/cs/configs/listener", "Listening-Configs=d%02G%02%01"),
                 new Call("fast: instance list", "GET", "/nacos/v1/ns/instance/list?serviceName=s", null),
                 new Call("fast: beat", "PUT", "/nacos/v1/ns/instance/beat?serviceName=s&ip=127.0.0.1&port=80", null),
-                new Call("fast: registration", "POST", "/nacos/v1/ns/instance",
-                        "serviceName=s&ip=127.0.0.1&port=80"),
+                new Call("fast: registration", "POST", "/nacos/v1/ns/instance", "serviceName=s&ip=127.0.0.1&port=80"),
                 // Javalin's routes, also for the fast paths' URLs when a request is not theirs to take
-                new Call("javalin: config search", "GET", "/nacos/v1/cs/configs?search=accurate&dataId=d&group=G", null),
+                new Call(
+                        "javalin: config search", "GET", "/nacos/v1/cs/configs?search=accurate&dataId=d&group=G", null),
                 new Call("javalin: service list", "GET", "/nacos/v1/ns/service/list?pageNo=1&pageSize=10", null),
                 new Call("javalin: v2 config read", "GET", "/nacos/v2/cs/config?dataId=d&group=G", null));
     }
@@ -64,8 +65,19 @@ class RequestChecksTest {
     @BeforeAll
     void start() {
         port = FreePorts.next();
-        ServerSettings settings = new ServerSettings("127.0.0.1", port, FreePorts.next(), dir, List.of(), null, 3600,
-                20_000, 64L << 20, 0, -1, ProbeScope.parse("127.0.0.0/8"));
+        ServerSettings settings = new ServerSettings(
+                "127.0.0.1",
+                port,
+                FreePorts.next(),
+                dir,
+                List.of(),
+                null,
+                3600,
+                20_000,
+                64L << 20,
+                0,
+                -1,
+                ProbeScope.parse("127.0.0.0/8"));
         RequestChecks checks = new RequestChecks().add(request -> {
             if (request.header(REFUSE) != null) {
                 throw new InvalidRequestException(REFUSE, "refused by the test's check");

@@ -83,9 +83,11 @@ class UdpPusherTest {
         }
         byte[] raw = Arrays.copyOf(p.getData(), p.getLength());
         byte[] plain = raw.length > 2 && raw[0] == (byte) 0x1f && raw[1] == (byte) 0x8b
-                ? new GZIPInputStream(new ByteArrayInputStream(raw)).readAllBytes() : raw;
+                ? new GZIPInputStream(new ByteArrayInputStream(raw)).readAllBytes()
+                : raw;
         JsonNode packet = JSON.readTree(plain);
-        return new Push(packet, JSON.readTree(packet.get("data").asText()), (InetSocketAddress) p.getSocketAddress(), raw);
+        return new Push(
+                packet, JSON.readTree(packet.get("data").asText()), (InetSocketAddress) p.getSocketAddress(), raw);
     }
 
     private static Push expectPush(DatagramSocket s) throws IOException {
@@ -136,7 +138,9 @@ class UdpPusherTest {
             assertArrayEquals(first.raw(), again.raw(), "a resend is the same datagram, same id");
         }
         assertTrue(receive(client, RESEND.multipliedBy(4)) == null, "no third resend");
-        Await.until("the push given up", () -> pusher.stats().failures() == 1 && pusher.stats().pending() == 0);
+        Await.until(
+                "the push given up",
+                () -> pusher.stats().failures() == 1 && pusher.stats().pending() == 0);
         assertEquals(2, pusher.stats().resends());
     }
 
@@ -200,7 +204,9 @@ class UdpPusherTest {
         for (int i = 0; i < 200; i++) {
             big.append("host-").append(i).append(',');
         }
-        UdpPusher pusher = UdpPusher.start("127.0.0.1", (s, c) -> "{\"hosts\":\"" + big + "\"}",
+        UdpPusher pusher = UdpPusher.start(
+                "127.0.0.1",
+                (s, c) -> "{\"hosts\":\"" + big + "\"}",
                 new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 1000));
         open.add(pusher);
         DatagramSocket client = client();
@@ -243,7 +249,8 @@ class UdpPusherTest {
 
     @Test
     void subscriptionsBeyondTheCapAreNotHeld() throws Exception {
-        UdpPusher pusher = UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 2));
+        UdpPusher pusher =
+                UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 2));
         open.add(pusher);
         for (int port = 40_000; port < 40_005; port++) {
             pusher.subscribe(SERVICE, "", LOOPBACK, port);
@@ -253,12 +260,18 @@ class UdpPusherTest {
 
     @Test
     void ackParsingAcceptsTheClientsFormAndRejectsOthers() {
-        byte[] client = "{\"type\": \"push-ack\", \"lastRefTime\":\"42\", \"data\":\"\"}".getBytes(StandardCharsets.UTF_8);
+        byte[] client =
+                "{\"type\": \"push-ack\", \"lastRefTime\":\"42\", \"data\":\"\"}".getBytes(StandardCharsets.UTF_8);
         assertEquals(42, PushPacket.ackedId(client, client.length));
         byte[] number = "{\"type\":\"push-ack\",\"lastRefTime\":43}".getBytes(StandardCharsets.UTF_8);
         assertEquals(43, PushPacket.ackedId(number, number.length));
-        for (String bad : List.of("", "nonsense", "[1]", "{\"type\":\"dump-ack\",\"lastRefTime\":\"1\"}",
-                "{\"type\":\"push-ack\"}", "{\"type\":\"push-ack\",\"lastRefTime\":\"x\"}",
+        for (String bad : List.of(
+                "",
+                "nonsense",
+                "[1]",
+                "{\"type\":\"dump-ack\",\"lastRefTime\":\"1\"}",
+                "{\"type\":\"push-ack\"}",
+                "{\"type\":\"push-ack\",\"lastRefTime\":\"x\"}",
                 "{\"type\":\"push-ack\",\"lastRefTime\":1.5}")) {
             byte[] b = bad.getBytes(StandardCharsets.UTF_8);
             assertEquals(-1, PushPacket.ackedId(b, b.length), bad);

@@ -7,7 +7,7 @@ import java.util.List;
  * {@code --peers}; {@code httpAddress} is what each member published through the store (null
  * until it has).
  */
-public record ClusterView(String self, String leader, long term, long appliedIndex, long commitIndex,
-                          List<Member> members) {
+public record ClusterView(
+        String self, String leader, long term, long appliedIndex, long commitIndex, List<Member> members) {
     public record Member(String address, String httpAddress, MemberState state) {}
 }

@@ -19,11 +19,13 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class FreePorts {
     /** The start of Linux's default ephemeral range, used where /proc does not say. */
     private static final int DEFAULT_EPHEMERAL_LOW = 32768;
+
     static final String EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range";
     private static final int LOWEST = 10_000;
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
     /** Where the ephemeral range starts; ports are picked from [LOWEST, this) when there is room. */
     private static final int EPHEMERAL_LOW = ephemeralLow();
+
     private static final boolean ROOM_BELOW = EPHEMERAL_LOW - LOWEST >= 2000;
 
     private FreePorts() {}
@@ -57,7 +59,8 @@ public final class FreePorts {
     private static int ephemeralLow() {
         try {
             // not Files.readString: /proc reports a size of 0, and the JDK then reads a single byte
-            return Integer.parseInt(Files.readAllLines(Path.of(EPHEMERAL_RANGE)).get(0).trim().split("\\s+")[0]);
+            return Integer.parseInt(
+                    Files.readAllLines(Path.of(EPHEMERAL_RANGE)).get(0).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return DEFAULT_EPHEMERAL_LOW; // not Linux, or unreadable
         }

@@ -57,8 +57,10 @@ public final class HessianCodec {
             throw new CodecException("cannot decode payload: " + e, e);
         }
         if (!type.isInstance(value)) {
-            throw new CodecException("expected " + type.getName() + " but payload holds "
-                    + (value == null ? "null" : value.getClass().getName()), null);
+            throw new CodecException(
+                    "expected " + type.getName() + " but payload holds "
+                            + (value == null ? "null" : value.getClass().getName()),
+                    null);
         }
         return type.cast(value);
     }

@@ -39,15 +39,13 @@ public final class Command implements Serializable {
     /** Puts only if the key's modify revision is {@code expected} (0: only if absent). */
     public static Command putIfRevision(String keyspace, byte[] key, byte[] value, long expected) {
         return new Command(
-                new Compare[] {Compare.modRevision(keyspace, key, expected)},
-                new Op[] {Op.put(keyspace, key, value)});
+                new Compare[] {Compare.modRevision(keyspace, key, expected)}, new Op[] {Op.put(keyspace, key, value)});
     }
 
     /** Puts only if the key exists and its current value's MD5 is {@code md5}. */
     public static Command putIfValueMd5(String keyspace, byte[] key, byte[] value, byte[] md5) {
         return new Command(
-                new Compare[] {Compare.valueMd5(keyspace, key, md5)},
-                new Op[] {Op.put(keyspace, key, value)});
+                new Compare[] {Compare.valueMd5(keyspace, key, md5)}, new Op[] {Op.put(keyspace, key, value)});
     }
 
     /** Several ops applied atomically, unguarded. */

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,7 +114,8 @@ public final class ChangeFeed implements AutoCloseable {
                     continue;
                 }
                 if (queue.size() >= capacity) {
-                    resyncFrom = queue.isEmpty() ? e.revision() : queue.peekFirst().revision();
+                    resyncFrom =
+                            queue.isEmpty() ? e.revision() : queue.peekFirst().revision();
                     queue.clear();
                     continue;
                 }
@@ -125,7 +126,9 @@ public final class ChangeFeed implements AutoCloseable {
 
         void overflow(long fromRevision) {
             synchronized (this) {
-                long first = queue.isEmpty() ? fromRevision : Math.min(fromRevision, queue.peekFirst().revision());
+                long first = queue.isEmpty()
+                        ? fromRevision
+                        : Math.min(fromRevision, queue.peekFirst().revision());
                 resyncFrom = resyncFrom < 0 ? first : Math.min(resyncFrom, first);
                 queue.clear();
                 schedule();
@@ -176,8 +179,11 @@ public final class ChangeFeed implements AutoCloseable {
                 } catch (RuntimeException | Error ex) {
                     // an Error too: letting it escape would leave this listener scheduled
                     // forever and deaf from then on
-                    LOG.error("change listener {} failed at revision {}; it is told to resync",
-                            listener, e.revision(), ex);
+                    LOG.error(
+                            "change listener {} failed at revision {}; it is told to resync",
+                            listener,
+                            e.revision(),
+                            ex);
                     overflow(e.revision());
                     return;
                 }

@@ -74,8 +74,8 @@ public final class ForwardClient implements AutoCloseable {
      * failed), {@link NoLeaderException} (not sent) or {@link WriteOutcomeUnknownException} (no answer).
      */
     public CompletableFuture<byte[]> message(String peer, String topic, byte[] payload, long timeoutMillis) {
-        ForwardRequest request = new ForwardRequest(ForwardRequest.MESSAGE, self, System.currentTimeMillis(),
-                RANDOM.nextLong(), null, topic, payload);
+        ForwardRequest request = new ForwardRequest(
+                ForwardRequest.MESSAGE, self, System.currentTimeMillis(), RANDOM.nextLong(), null, topic, payload);
         return send(peer, request, timeoutMillis).thenApply(reply -> {
             if (reply.status() != ForwardReply.OK) {
                 throw new StoreUnavailableException(peer + " refused a " + topic + " message: " + reply.message());
@@ -85,7 +85,10 @@ public final class ForwardClient implements AutoCloseable {
     }
 
     private CompletableFuture<ForwardReply> send(String peer, byte kind, Command command, long timeoutMillis) {
-        return send(peer, new ForwardRequest(kind, self, System.currentTimeMillis(), RANDOM.nextLong(), command), timeoutMillis);
+        return send(
+                peer,
+                new ForwardRequest(kind, self, System.currentTimeMillis(), RANDOM.nextLong(), command),
+                timeoutMillis);
     }
 
     private CompletableFuture<ForwardReply> send(String peer, ForwardRequest request, long timeoutMillis) {
@@ -93,9 +96,12 @@ public final class ForwardClient implements AutoCloseable {
         ForwardFrame frame = codec.seal(request);
         InvokeCallback callback = (result, error) -> {
             if (error != null) {
-                future.completeExceptionally(error instanceof InvokeTimeoutException
-                        ? new WriteOutcomeUnknownException("no answer from " + peer + " within " + timeoutMillis + " ms")
-                        : new WriteOutcomeUnknownException("request to " + peer + " failed: " + error.getMessage(), error));
+                future.completeExceptionally(
+                        error instanceof InvokeTimeoutException
+                                ? new WriteOutcomeUnknownException(
+                                        "no answer from " + peer + " within " + timeoutMillis + " ms")
+                                : new WriteOutcomeUnknownException(
+                                        "request to " + peer + " failed: " + error.getMessage(), error));
                 return;
             }
             try {

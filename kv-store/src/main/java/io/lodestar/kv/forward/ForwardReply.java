@@ -13,6 +13,7 @@ public final class ForwardReply implements Serializable {
     static final byte UNKNOWN = 2;
     /** Refused before proposing (overload, shutdown, bad request). */
     static final byte REFUSED = 3;
+
     static final byte UNAUTHORIZED = 4;
 
     private final byte status;
@@ -27,7 +28,8 @@ public final class ForwardReply implements Serializable {
         this(status, result, message, leader, state, term, null);
     }
 
-    ForwardReply(byte status, WriteResult result, String message, String leader, String state, long term, byte[] payload) {
+    ForwardReply(
+            byte status, WriteResult result, String message, String leader, String state, long term, byte[] payload) {
         this.status = status;
         this.result = result;
         this.message = message;

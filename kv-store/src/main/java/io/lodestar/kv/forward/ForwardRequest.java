@@ -26,7 +26,8 @@ public final class ForwardRequest implements Serializable {
         this(kind, from, sentAtMillis, nonce, command, null, null);
     }
 
-    ForwardRequest(byte kind, String from, long sentAtMillis, long nonce, Command command, String topic, byte[] payload) {
+    ForwardRequest(
+            byte kind, String from, long sentAtMillis, long nonce, Command command, String topic, byte[] payload) {
         this.kind = kind;
         this.from = from;
         this.sentAtMillis = sentAtMillis;

@@ -37,15 +37,16 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
      * Registers the channel's processor (and its frame serializer) on {@code rpcServer}; peer
      * messages go to the handler registered in {@code handlers} under their topic (looked up per message).
      */
-    public static void register(RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local,
-                                Map<String, PeerMessageHandler> handlers) {
+    public static void register(
+            RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local, Map<String, PeerMessageHandler> handlers) {
         registerSerializer();
         rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), local, handlers));
     }
 
     static void registerSerializer() {
         if (CustomSerializerManager.getCustomSerializer(ForwardFrame.class.getName()) == null) {
-            CustomSerializerManager.registerCustomSerializer(ForwardFrame.class.getName(), ForwardFrameSerializer.INSTANCE);
+            CustomSerializerManager.registerCustomSerializer(
+                    ForwardFrame.class.getName(), ForwardFrameSerializer.INSTANCE);
         }
     }
 
@@ -73,7 +74,8 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
         }
         if (request.kind() == ForwardRequest.STATUS) {
             LeaderProposer.NodeStatus s = local.status();
-            ctx.sendResponse(codec.seal(new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term())));
+            ctx.sendResponse(
+                    codec.seal(new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term())));
             return;
         }
         if (request.kind() == ForwardRequest.MESSAGE) {
@@ -83,7 +85,10 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
         local.proposeAsLeader(request.command()).whenComplete((result, error) -> {
             ForwardReply reply = error == null
                     ? reply(ForwardReply.OK, result, null)
-                    : replyFor(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+                    : replyFor(
+                            error instanceof CompletionException && error.getCause() != null
+                                    ? error.getCause()
+                                    : error);
             ctx.sendResponse(codec.seal(reply));
         });
     }
@@ -100,9 +105,10 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        answer.whenComplete((payload, error) -> ctx.sendResponse(codec.seal(error == null
-                ? ForwardReply.answer(payload)
-                : reply(ForwardReply.REFUSED, null, request.topic() + ": " + rootMessage(error)))));
+        answer.whenComplete((payload, error) -> ctx.sendResponse(codec.seal(
+                error == null
+                        ? ForwardReply.answer(payload)
+                        : reply(ForwardReply.REFUSED, null, request.topic() + ": " + rootMessage(error)))));
     }
 
     private static String rootMessage(Throwable error) {

@@ -33,15 +33,18 @@ final class CommandValidator {
                     throw new InvalidRequestException("value", "a put needs a value");
                 }
                 if (op.value().length > maxValueBytes) {
-                    throw new InvalidRequestException("value", "value of " + op.value().length
-                            + " bytes exceeds the limit of " + maxValueBytes + " bytes");
+                    throw new InvalidRequestException(
+                            "value",
+                            "value of " + op.value().length + " bytes exceeds the limit of " + maxValueBytes
+                                    + " bytes");
                 }
                 total += op.value().length;
             }
         }
         if (total > maxValueBytes) {
-            throw new InvalidRequestException("value", "values of " + total + " bytes in one command exceed the limit of "
-                    + maxValueBytes + " bytes");
+            throw new InvalidRequestException(
+                    "value",
+                    "values of " + total + " bytes in one command exceed the limit of " + maxValueBytes + " bytes");
         }
     }
 
@@ -57,7 +60,8 @@ final class CommandValidator {
             throw new InvalidRequestException("key", "key must not be empty");
         }
         if (key.length > MAX_KEY_BYTES) {
-            throw new InvalidRequestException("key", "key of " + key.length + " bytes exceeds " + MAX_KEY_BYTES + " bytes");
+            throw new InvalidRequestException(
+                    "key", "key of " + key.length + " bytes exceeds " + MAX_KEY_BYTES + " bytes");
         }
     }
 }

@@ -50,7 +50,9 @@ final class DiskGuard {
     /** Why writes are refused now, or null when there is room. */
     String refusal() {
         long free = freeBytes();
-        return free >= reserveBytes ? null : "disk nearly full: " + (free >> 20) + " MiB free under " + dir
-                + ", below the reserve of " + (reserveBytes >> 20) + " MiB; writes resume once space is freed";
+        return free >= reserveBytes
+                ? null
+                : "disk nearly full: " + (free >> 20) + " MiB free under " + dir + ", below the reserve of "
+                        + (reserveBytes >> 20) + " MiB; writes resume once space is freed";
     }
 }

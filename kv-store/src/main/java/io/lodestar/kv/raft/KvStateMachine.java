@@ -75,8 +75,13 @@ public final class KvStateMachine extends StateMachineAdapter {
     private final AtomicLong snapshotsTaken = new AtomicLong();
     private final AtomicLong bytesSinceSnapshot = new AtomicLong();
 
-    KvStateMachine(KvDirectory directory, Collection<String> keyspaces, long blockCacheBytes,
-                   ChangeFeed feed, Executor completions, Executor background) {
+    KvStateMachine(
+            KvDirectory directory,
+            Collection<String> keyspaces,
+            long blockCacheBytes,
+            ChangeFeed feed,
+            Executor completions,
+            Executor background) {
         this.directory = directory;
         this.keyspaces = List.copyOf(keyspaces);
         this.blockCacheBytes = blockCacheBytes;
@@ -173,8 +178,10 @@ public final class KvStateMachine extends StateMachineAdapter {
                     batch.rollbackToMark();
                     events.subList(eventsBefore, events.size()).clear();
                     commit(batch, last, applied, revision, done, events);
-                    it.setErrorAndRollback(1, new Status(RaftError.ESTATEMACHINE,
-                            "cannot apply log entry %d: %s", index, ex.getMessage()));
+                    it.setErrorAndRollback(
+                            1,
+                            new Status(
+                                    RaftError.ESTATEMACHINE, "cannot apply log entry %d: %s", index, ex.getMessage()));
                     return;
                 }
                 last = index;
@@ -185,8 +192,13 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
     }
 
-    private void commit(RocksEngine.Batch batch, long last, long applied, long revision,
-                        List<ProposeClosure> done, List<ChangeEvent> events) {
+    private void commit(
+            RocksEngine.Batch batch,
+            long last,
+            long applied,
+            long revision,
+            List<ProposeClosure> done,
+            List<ChangeEvent> events) {
         if (last > applied) {
             batch.commit(last, revision);
             CrashPoints.reach(CrashPoints.AFTER_APPLY_WRITE);
@@ -225,7 +237,8 @@ public final class KvStateMachine extends StateMachineAdapter {
         return true;
     }
 
-    private static boolean apply(Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
+    private static boolean apply(
+            Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
         byte[] key = op.kind() == Op.PUT_AT_REVISION ? withRevision(op.key(), revision) : op.key();
         // a key made from this change's revision cannot exist yet: skip the read
         KvEntry existing = op.kind() == Op.PUT_AT_REVISION ? null : overlay.get(op.keyspace(), key, op.isPut());
@@ -247,7 +260,10 @@ public final class KvStateMachine extends StateMachineAdapter {
     }
 
     private static byte[] withRevision(byte[] prefix, long revision) {
-        return ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(revision).array();
+        return ByteBuffer.allocate(prefix.length + 8)
+                .put(prefix)
+                .putLong(revision)
+                .array();
     }
 
     static byte[] md5(byte[] value) {
@@ -416,7 +432,8 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
 
         void put(String keyspace, byte[] key, KvEntry entryOrNull) {
-            pending.computeIfAbsent(keyspace, k -> new HashMap<>()).put(ByteBuffer.wrap(key), Optional.ofNullable(entryOrNull));
+            pending.computeIfAbsent(keyspace, k -> new HashMap<>())
+                    .put(ByteBuffer.wrap(key), Optional.ofNullable(entryOrNull));
         }
     }
 }

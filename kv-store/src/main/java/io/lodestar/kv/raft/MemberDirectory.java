@@ -100,15 +100,18 @@ final class MemberDirectory {
 
     ClusterView view(long term) {
         PeerId leaderId = node.getLeaderId();
-        String leader = leaderId == null || leaderId.isEmpty() ? null : leaderId.getEndpoint().toString();
+        String leader = leaderId == null || leaderId.isEmpty()
+                ? null
+                : leaderId.getEndpoint().toString();
         List<ClusterView.Member> members = new ArrayList<>();
         for (String member : members()) {
-            MemberState state = member.equals(self) ? ownState()
-                    : member.equals(leader) ? MemberState.LEADER
-                    : states.getOrDefault(member, MemberState.UNREACHABLE);
+            MemberState state = member.equals(self)
+                    ? ownState()
+                    : member.equals(leader) ? MemberState.LEADER : states.getOrDefault(member, MemberState.UNREACHABLE);
             members.add(new ClusterView.Member(member, httpAddress(member), state));
         }
-        return new ClusterView(self, leader, term, node.getLastAppliedLogIndex(), node.getLastCommittedIndex(), members);
+        return new ClusterView(
+                self, leader, term, node.getLastAppliedLogIndex(), node.getLastCommittedIndex(), members);
     }
 
     private static MemberState parse(String state) {

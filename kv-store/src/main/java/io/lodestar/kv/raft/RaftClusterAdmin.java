@@ -58,24 +58,26 @@ final class RaftClusterAdmin implements ClusterAdmin, AutoCloseable {
     private CompletableFuture<Void> run(String address, boolean adding, Change change) {
         PeerId peer = address == null ? null : PeerId.parsePeer(address.trim());
         if (peer == null || peer.isEmpty() || peer.getPort() <= 0) {
-            return CompletableFuture.failedFuture(new InvalidRequestException("address",
-                    "'" + address + "' is not host:raftPort"));
+            return CompletableFuture.failedFuture(
+                    new InvalidRequestException("address", "'" + address + "' is not host:raftPort"));
         }
         List<String> current = members.get();
         String normalized = peer.getEndpoint().toString();
         if (adding == current.contains(normalized)) {
-            return CompletableFuture.failedFuture(new InvalidRequestException("address", normalized
-                    + (adding ? " is already a member" : " is not a member") + " of " + current));
+            return CompletableFuture.failedFuture(new InvalidRequestException(
+                    "address", normalized + (adding ? " is already a member" : " is not a member") + " of " + current));
         }
         Configuration conf = new Configuration();
         conf.parse(String.join(",", current));
-        return CompletableFuture.supplyAsync(() -> {
-            Status status = change.apply(conf, peer);
-            if (!status.isOk()) {
-                throw new StoreUnavailableException("the group refused the change: " + status.getErrorMsg());
-            }
-            return null;
-        }, executor);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Status status = change.apply(conf, peer);
+                    if (!status.isOk()) {
+                        throw new StoreUnavailableException("the group refused the change: " + status.getErrorMsg());
+                    }
+                    return null;
+                },
+                executor);
     }
 
     @Override

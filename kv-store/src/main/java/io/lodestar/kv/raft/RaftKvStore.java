@@ -12,10 +12,10 @@ import com.alipay.sofa.jraft.entity.Task;
 import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
-import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
-import com.alipay.sofa.jraft.util.StorageOptionsFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
+import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
+import com.alipay.sofa.jraft.util.StorageOptionsFactory;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvException;
@@ -46,8 +46,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -57,10 +57,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link KvStore} node: a JRaft node over {@link KvStateMachine}, the node-to-node channel that
@@ -88,6 +88,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final DiskGuard disk;
     /** A size-triggered snapshot is under way: set by the tick that asks for it, cleared by its completion. */
     private final AtomicBoolean snapshotting = new AtomicBoolean();
+
     private final ForwardClient forwarder;
     private final Map<String, PeerMessageHandler> peerHandlers = new ConcurrentHashMap<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
@@ -111,7 +112,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         for (String keyspace : config.keyspaces()) {
             if (keyspace.isEmpty() || keyspace.startsWith("_")) {
-                throw new InvalidRequestException("keyspaces", "'" + keyspace + "': names starting with _ are reserved");
+                throw new InvalidRequestException(
+                        "keyspaces", "'" + keyspace + "': names starting with _ are reserved");
             }
         }
         Set<String> keyspaces = new HashSet<>(config.keyspaces());
@@ -120,15 +122,22 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.validator = new CommandValidator(config.keyspaces(), config.maxValueBytes());
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
         this.scheduler.setRemoveOnCancelPolicy(true);
-        this.deadlines = new Deadlines(config.requestTimeoutMs(),
+        this.deadlines = new Deadlines(
+                config.requestTimeoutMs(),
                 () -> new WriteOutcomeUnknownException("not committed within " + config.requestTimeoutMs() + " ms"));
-        this.readDeadlines = new Deadlines(config.requestTimeoutMs(),
-                () -> new NoLeaderException("linearizable read not confirmed by a leader within "
-                        + config.requestTimeoutMs() + " ms"));
+        this.readDeadlines = new Deadlines(
+                config.requestTimeoutMs(),
+                () -> new NoLeaderException(
+                        "linearizable read not confirmed by a leader within " + config.requestTimeoutMs() + " ms"));
         this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
         this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
-        this.fsm = new KvStateMachine(new KvDirectory(config.dataDir().resolve("kv")), keyspaces,
-                config.blockCacheBytes(), feed, completions, background);
+        this.fsm = new KvStateMachine(
+                new KvDirectory(config.dataDir().resolve("kv")),
+                keyspaces,
+                config.blockCacheBytes(),
+                feed,
+                completions,
+                background);
         this.forwarder = new ForwardClient(config.clusterSecret(), config.self());
         this.disk = new DiskGuard(config.dataDir(), config.diskReserveBytes());
     }
@@ -215,7 +224,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         options.setSnapshotIntervalSecs(config.snapshotIntervalSecs());
         options.setRaftOptions(raftOptions);
 
-        RpcServer rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        RpcServer rpcServer =
+                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
         RaftRequestProcessors.register(rpcServer, GROUP, disk::refusal);
         ForwardServer.register(rpcServer, config.clusterSecret(), this, peerHandlers);
         if (!rpcServer.init(null)) {
@@ -260,7 +270,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         members = new MemberDirectory(node, config.self(), initial, forwarder, fsm);
         scheduler.scheduleWithFixedDelay(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
-        LOG.info("raft node {} started: peers {}, data in {}", config.self(), peers, config.dataDir().toAbsolutePath());
+        LOG.info(
+                "raft node {} started: peers {}, data in {}",
+                config.self(),
+                peers,
+                config.dataDir().toAbsolutePath());
     }
 
     private int ticks;
@@ -296,7 +310,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private void snapshotIfTheLogGrew() {
         long entries = fsm.appliedIndex() - fsm.lastSnapshotIndex();
         long bytes = fsm.bytesSinceSnapshot();
-        if ((entries < config.snapshotEntries() && bytes < config.snapshotBytes()) || !snapshotting.compareAndSet(false, true)) {
+        if ((entries < config.snapshotEntries() && bytes < config.snapshotBytes())
+                || !snapshotting.compareAndSet(false, true)) {
             return;
         }
         LOG.debug("snapshot: {} entries, {} bytes of log since the last one", entries, bytes);
@@ -316,17 +331,22 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     /** Each member writes its own HTTP address into the store once it is ready, if it changed. */
     private void publishHttpAddress() {
         String http = config.httpAddress();
-        if (http == null || !readiness.current().ready() || http.equals(members.httpAddress(config.self()))
+        if (http == null
+                || !readiness.current().ready()
+                || http.equals(members.httpAddress(config.self()))
                 || !publishing.compareAndSet(false, true)) {
             return;
         }
-        writeUnchecked(Command.put(MemberDirectory.KEYSPACE, config.self().getBytes(StandardCharsets.UTF_8),
-                http.getBytes(StandardCharsets.UTF_8))).whenComplete((r, e) -> {
-            publishing.set(false);
-            if (e != null) {
-                LOG.debug("publishing http address failed, will retry: {}", e.getMessage());
-            }
-        });
+        writeUnchecked(Command.put(
+                        MemberDirectory.KEYSPACE,
+                        config.self().getBytes(StandardCharsets.UTF_8),
+                        http.getBytes(StandardCharsets.UTF_8)))
+                .whenComplete((r, e) -> {
+                    publishing.set(false);
+                    if (e != null) {
+                        LOG.debug("publishing http address failed, will retry: {}", e.getMessage());
+                    }
+                });
     }
 
     @Override
@@ -342,7 +362,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     /** Writes without the API-boundary checks: for the store's own keyspaces. */
     private CompletableFuture<WriteResult> writeUnchecked(Command command) {
         CompletableFuture<WriteResult> future = new CompletableFuture<>();
-        attempt(command, future, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.requestTimeoutMs()), "no leader known");
+        attempt(
+                command,
+                future,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.requestTimeoutMs()),
+                "no leader known");
         return future;
     }
 
@@ -351,8 +375,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             tryOnce(command, future, deadline, lastReason);
         } catch (RuntimeException e) {
             LOG.error("write failed unexpectedly", e);
-            future.completeExceptionally(e instanceof KvException ? e
-                    : new StoreUnavailableException("write failed: " + e, e));
+            future.completeExceptionally(
+                    e instanceof KvException ? e : new StoreUnavailableException("write failed: " + e, e));
         }
     }
 
@@ -363,8 +387,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         }
         long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         if (remainingMs <= 0) {
-            future.completeExceptionally(new NoLeaderException("no leader accepted the write within "
-                    + config.requestTimeoutMs() + " ms: " + lastReason));
+            future.completeExceptionally(new NoLeaderException(
+                    "no leader accepted the write within " + config.requestTimeoutMs() + " ms: " + lastReason));
             return;
         }
         if (node.isLeader()) {
@@ -397,7 +421,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 // that cannot (cut off from the leader's log) must not claim that: the write is
                 // committed, but the caller cannot read it here, so it gets "unknown, read first"
                 fsm.awaitApplied(result.index())
-                        .orTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+                        .orTimeout(
+                                Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
                                 TimeUnit.MILLISECONDS)
                         .whenComplete((v, e) -> {
                             if (e == null) {
@@ -437,7 +462,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         Task task = new Task();
         task.setData(ByteBuffer.wrap(KvStateMachine.CODEC.encode(command)));
         task.setExpectedTerm(expectedTerm);
-        task.setDone(new ProposeClosure(command, future::complete, status -> future.completeExceptionally(failure(status))));
+        task.setDone(
+                new ProposeClosure(command, future::complete, status -> future.completeExceptionally(failure(status))));
         deadlines.add(future);
         try {
             node.apply(task);
@@ -453,7 +479,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             if (status.getRaftError() == RaftError.ENODESHUTDOWN) {
                 return new StoreUnavailableException("the store is shutting down");
             }
-            if (status.getRaftError() == RaftError.EBUSY && !status.getErrorMsg().contains("transferring")) {
+            if (status.getRaftError() == RaftError.EBUSY
+                    && !status.getErrorMsg().contains("transferring")) {
                 return new StoreUnavailableException("the leader is overloaded: " + status.getErrorMsg());
             }
             return new NotLeaderException(leaderHint());
@@ -466,7 +493,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             return null;
         }
         PeerId leader = node.getLeaderId();
-        return leader == null || leader.isEmpty() || leader.equals(self) ? null : leader.getEndpoint().toString();
+        return leader == null || leader.isEmpty() || leader.equals(self)
+                ? null
+                : leader.getEndpoint().toString();
     }
 
     /** This node's Raft address, host:port, as its peers name it. */
@@ -522,8 +551,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                     if (status.isOk()) {
                         future.complete(null);
                     } else {
-                        future.completeExceptionally(new NoLeaderException("linearizable read not confirmed by a leader: "
-                                + status.getErrorMsg()));
+                        future.completeExceptionally(new NoLeaderException(
+                                "linearizable read not confirmed by a leader: " + status.getErrorMsg()));
                     }
                 }
             });
@@ -557,21 +586,27 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     @Override
     public LogStats logStats() {
-        return new LogStats(directorySize(config.dataDir().resolve("raft").resolve("log")),
-                Math.max(0, fsm.appliedIndex() - fsm.lastSnapshotIndex()), fsm.bytesSinceSnapshot(),
-                fsm.lastSnapshotIndex(), fsm.lastSnapshotAtMillis(), fsm.lastSnapshotMillis(), fsm.snapshotsTaken(),
+        return new LogStats(
+                directorySize(config.dataDir().resolve("raft").resolve("log")),
+                Math.max(0, fsm.appliedIndex() - fsm.lastSnapshotIndex()),
+                fsm.bytesSinceSnapshot(),
+                fsm.lastSnapshotIndex(),
+                fsm.lastSnapshotAtMillis(),
+                fsm.lastSnapshotMillis(),
+                fsm.snapshotsTaken(),
                 disk.freeBytes());
     }
 
     private static long directorySize(Path dir) {
         try (var files = Files.list(dir)) {
             return files.mapToLong(f -> {
-                try {
-                    return Files.isRegularFile(f) ? Files.size(f) : 0;
-                } catch (java.io.IOException e) {
-                    return 0; // deleted meanwhile (a compaction)
-                }
-            }).sum();
+                        try {
+                            return Files.isRegularFile(f) ? Files.size(f) : 0;
+                        } catch (java.io.IOException e) {
+                            return 0; // deleted meanwhile (a compaction)
+                        }
+                    })
+                    .sum();
         } catch (java.io.IOException e) {
             return 0;
         }
@@ -674,7 +709,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             if (!await(() -> node.getNodeState() != State.STATE_TRANSFERRING, deadline)) {
                 return;
             }
-            long wonBy = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.electionTimeoutMs()));
+            long wonBy =
+                    Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.electionTimeoutMs()));
             if (!await(() -> followsAnotherLeader() || node.isLeader(), wonBy)) {
                 return;
             }
@@ -702,7 +738,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private boolean followsAnotherLeader() {
         PeerId leader = node.getLeaderId();
         return node.getNodeState() == State.STATE_FOLLOWER
-                && leader != null && !leader.isEmpty() && !leader.equals(self);
+                && leader != null
+                && !leader.isEmpty()
+                && !leader.equals(self);
     }
 
     private void closeQuietly() {

@@ -15,8 +15,7 @@ import java.util.function.Supplier;
  * both it and InstallSnapshot refusing what would fill a nearly full disk.
  */
 final class RaftRequestProcessors {
-    private RaftRequestProcessors() {
-    }
+    private RaftRequestProcessors() {}
 
     /**
      * Registers on {@code server} what {@link RaftRpcServerFactory#addRaftRequestProcessors(RpcServer)}
@@ -26,8 +25,8 @@ final class RaftRequestProcessors {
      * the disk cannot take more, or null.
      */
     static void register(RpcServer server, String groupId, Supplier<String> diskRefusal) {
-        DrainingAppendEntriesRequestProcessor appendEntries = new DrainingAppendEntriesRequestProcessor(null, groupId,
-                diskRefusal);
+        DrainingAppendEntriesRequestProcessor appendEntries =
+                new DrainingAppendEntriesRequestProcessor(null, groupId, diskRefusal);
 
         RaftRpcServerFactory.addRaftRequestProcessors(new RpcServer() {
             @Override
@@ -38,10 +37,13 @@ final class RaftRequestProcessors {
 
             @Override
             public void registerProcessor(RpcProcessor<?> processor) {
-                server.registerProcessor(processor instanceof AppendEntriesRequestProcessor ? appendEntries
-                        : processor instanceof InstallSnapshotRequestProcessor
-                        ? new DiskGuardedInstallSnapshotRequestProcessor(processor.executor(), diskRefusal)
-                        : processor);
+                server.registerProcessor(
+                        processor instanceof AppendEntriesRequestProcessor
+                                ? appendEntries
+                                : processor instanceof InstallSnapshotRequestProcessor
+                                        ? new DiskGuardedInstallSnapshotRequestProcessor(
+                                                processor.executor(), diskRefusal)
+                                        : processor);
             }
 
             @Override

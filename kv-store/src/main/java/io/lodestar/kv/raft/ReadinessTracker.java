@@ -30,8 +30,9 @@ final class ReadinessTracker {
     void roleChanged(String role, String leader) {
         epoch++;
         if (halted == null) {
-            current = new Readiness(false, leader == null && !"LEADER".equals(role)
-                    ? "no leader known" : "catching up with the leader");
+            current = new Readiness(
+                    false,
+                    leader == null && !"LEADER".equals(role) ? "no leader known" : "catching up with the leader");
         }
     }
 

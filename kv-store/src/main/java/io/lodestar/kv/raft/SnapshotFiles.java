@@ -57,12 +57,16 @@ final class SnapshotFiles {
             try {
                 Path appliedFile = Paths.get(writer.getPath(), APPLIED_INDEX);
                 Files.writeString(appliedFile, Long.toString(index));
-                if (!writer.addFile(APPLIED_INDEX, LocalFileMeta.newBuilder().setChecksum(crc(appliedFile)).build())) {
+                if (!writer.addFile(
+                        APPLIED_INDEX,
+                        LocalFileMeta.newBuilder().setChecksum(crc(appliedFile)).build())) {
                     throw new IOException("cannot register " + APPLIED_INDEX + " in the snapshot");
                 }
                 for (Path file : files(checkpoint)) {
                     String name = DIR + "/" + file.getFileName();
-                    if (!writer.addFile(name, LocalFileMeta.newBuilder().setChecksum(crc(file)).build())) {
+                    if (!writer.addFile(
+                            name,
+                            LocalFileMeta.newBuilder().setChecksum(crc(file)).build())) {
                         throw new IOException("cannot register " + name + " in the snapshot");
                     }
                 }
@@ -81,8 +85,12 @@ final class SnapshotFiles {
      * snapshot at every start; loading it then would roll the store back). Throws with the
      * offending file named when the snapshot is damaged.
      */
-    RocksEngine load(long localApplied, SnapshotReader reader, KvDirectory directory,
-                     Collection<String> keyspaces, long blockCacheBytes) {
+    RocksEngine load(
+            long localApplied,
+            SnapshotReader reader,
+            KvDirectory directory,
+            Collection<String> keyspaces,
+            long blockCacheBytes) {
         SnapshotMeta meta = reader.load();
         if (meta == null) {
             throw new IllegalStateException("snapshot metadata unreadable in " + reader.getPath());
@@ -125,7 +133,8 @@ final class SnapshotFiles {
             if (!expected.equals(crc(file))) {
                 throw new IllegalStateException("snapshot file corrupted: " + file);
             }
-            return java.util.OptionalLong.of(Long.parseLong(Files.readString(file).trim()));
+            return java.util.OptionalLong.of(
+                    Long.parseLong(Files.readString(file).trim()));
         } catch (IOException | NumberFormatException e) {
             throw new IllegalStateException("snapshot file unreadable: " + file + ": " + e.getMessage(), e);
         }
@@ -143,8 +152,8 @@ final class SnapshotFiles {
             String expected = ((LocalFileMeta) reader.getFileMeta(name)).getChecksum();
             String actual = crc(file);
             if (!expected.equals(actual)) {
-                throw new IllegalStateException("snapshot file corrupted (checksum " + actual + ", expected "
-                        + expected + "): " + file);
+                throw new IllegalStateException(
+                        "snapshot file corrupted (checksum " + actual + ", expected " + expected + "): " + file);
             }
         }
     }

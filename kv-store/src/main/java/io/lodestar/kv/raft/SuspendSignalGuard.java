@@ -34,7 +34,7 @@ final class SuspendSignalGuard {
             return; // a platform without SIGUSR2: JRaft installs nothing there either
         }
         // the only way to learn the JVM's handler is to replace it; it is put back at once
-        SignalHandler jvm = Signal.handle(usr2, signal -> { });
+        SignalHandler jvm = Signal.handle(usr2, signal -> {});
         Signal.handle(usr2, jvm);
         if (jvm.getClass().getName().startsWith("com.alipay.sofa.jraft")) {
             LOG.warn("JRaft took SIGUSR2 before Lodestar could keep it for the JVM: a JFR profile of this process "

@@ -44,8 +44,10 @@ public final class ReadModifyWrite {
      * try again".
      */
     public <T> CompletableFuture<T> run(String what, Supplier<Step<T>> attempt) {
-        return run(attempt, () -> CompletableFuture.failedFuture(new StoreUnavailableException(
-                what + " changed under " + attempts + " attempts in a row; try again")));
+        return run(
+                attempt,
+                () -> CompletableFuture.failedFuture(new StoreUnavailableException(
+                        what + " changed under " + attempts + " attempts in a row; try again")));
     }
 
     /**
@@ -57,8 +59,8 @@ public final class ReadModifyWrite {
         return attempt(attempt, lostEveryRace, 1, false);
     }
 
-    private <T> CompletableFuture<T> attempt(Supplier<Step<T>> attempt, Supplier<CompletableFuture<T>> lostEveryRace,
-                                             int n, boolean replicaCurrent) {
+    private <T> CompletableFuture<T> attempt(
+            Supplier<Step<T>> attempt, Supplier<CompletableFuture<T>> lostEveryRace, int n, boolean replicaCurrent) {
         Step<T> step;
         try {
             step = attempt.get();

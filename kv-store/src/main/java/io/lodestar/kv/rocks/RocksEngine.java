@@ -24,9 +24,9 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
@@ -47,7 +47,6 @@ public final class RocksEngine implements AutoCloseable {
     private static final byte[] APPLIED_INDEX = "applied_index".getBytes();
     private static final byte[] REVISION = "revision".getBytes();
 
-
     static {
         RocksDB.loadLibrary();
     }
@@ -56,6 +55,7 @@ public final class RocksEngine implements AutoCloseable {
     private final LRUCache blockCache;
     /** Options, cache and filter behind the open database, closed after it in reverse order. */
     private final List<AutoCloseable> resources;
+
     private final WriteOptions writeOptions;
     private final ReadOptions uncachedReads;
     private final List<ColumnFamilyHandle> allHandles;
@@ -76,34 +76,39 @@ public final class RocksEngine implements AutoCloseable {
             // Memtables of every column family together stay within a quarter of the block cache's
             // budget and are charged to it: without a cap each keyspace could hold 2 x 16 MiB.
             WriteBufferManager memtables = track(opened, new WriteBufferManager(blockCacheBytes / 4, blockCache));
-            DBOptions dbOptions = track(opened, new DBOptions()
-                    .setWriteBufferManager(memtables)
-                    .setCreateIfMissing(true)
-                    .setCreateMissingColumnFamilies(true)
-                    .setParanoidChecks(true)
-                    .setKeepLogFileNum(4)
-                    // one flush and one compaction at a time: a flush never waits behind a
-                    // compaction, and more jobs would only take cores from the request threads
-                    .setMaxBackgroundJobs(2)
-                    // table files are written back 1 MiB at a time as they are built, not all at
-                    // their final sync, so the disk never holds tens of MiB ahead of a Raft fsync
-                    .setBytesPerSync(1L << 20));
+            DBOptions dbOptions = track(
+                    opened,
+                    new DBOptions()
+                            .setWriteBufferManager(memtables)
+                            .setCreateIfMissing(true)
+                            .setCreateMissingColumnFamilies(true)
+                            .setParanoidChecks(true)
+                            .setKeepLogFileNum(4)
+                            // one flush and one compaction at a time: a flush never waits behind a
+                            // compaction, and more jobs would only take cores from the request threads
+                            .setMaxBackgroundJobs(2)
+                            // table files are written back 1 MiB at a time as they are built, not all at
+                            // their final sync, so the disk never holds tens of MiB ahead of a Raft fsync
+                            .setBytesPerSync(1L << 20));
             // Bloom filters (10 bits a key, about 1 % false positives): a lookup of a key that does
             // not exist, as every new config's publish makes twice, then reads no data block.
             // Without them each such miss read and cached one per table file, and the cache filled
             // with blocks nobody asked for.
-            ColumnFamilyOptions cfOptions = track(opened, new ColumnFamilyOptions()
-                    .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                    .setWriteBufferSize(16L << 20)
-                    // sized by the last level, so about 90 % of the data sits there and the data
-                    // directory stays within about 1.1x of the live data under overwrites and deletes
-                    .setLevelCompactionDynamicLevelBytes(true)
-                    // level 1 as large as level 0 at its compaction trigger (4 x 16 MiB memtables),
-                    // so a level-0 compaction merges files of like size rather than rewriting a
-                    // level 1 four times larger
-                    .setMaxBytesForLevelBase(64L << 20)
-                    .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)
-                            .setFilterPolicy(track(opened, new BloomFilter(10, false)))));
+            ColumnFamilyOptions cfOptions = track(
+                    opened,
+                    new ColumnFamilyOptions()
+                            .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                            .setWriteBufferSize(16L << 20)
+                            // sized by the last level, so about 90 % of the data sits there and the data
+                            // directory stays within about 1.1x of the live data under overwrites and deletes
+                            .setLevelCompactionDynamicLevelBytes(true)
+                            // level 1 as large as level 0 at its compaction trigger (4 x 16 MiB memtables),
+                            // so a level-0 compaction merges files of like size rather than rewriting a
+                            // level 1 four times larger
+                            .setMaxBytesForLevelBase(64L << 20)
+                            .setTableFormatConfig(new BlockBasedTableConfig()
+                                    .setBlockCache(blockCache)
+                                    .setFilterPolicy(track(opened, new BloomFilter(10, false)))));
             // Not synced: the Raft log is the durable record, and an entry whose RocksDB write was
             // lost is replayed from it (replay is idempotent by the stored applied index).
             writeOptions = track(opened, new WriteOptions().setSync(false).setDisableWAL(false));
@@ -186,7 +191,9 @@ public final class RocksEngine implements AutoCloseable {
 
     /** The native memory this store's RocksDB holds; zeros for what RocksDB cannot report. */
     public StorageMemory storageMemory() {
-        return new StorageMemory(property("rocksdb.cur-size-all-mem-tables"), blockCache.getUsage(),
+        return new StorageMemory(
+                property("rocksdb.cur-size-all-mem-tables"),
+                blockCache.getUsage(),
                 property("rocksdb.estimate-table-readers-mem"));
     }
 
@@ -251,8 +258,9 @@ public final class RocksEngine implements AutoCloseable {
         // live key of the prefix walks every deleted key after it (thousands after a deregistration
         // burst) before it finds a live one to compare.
         try (Slice bound = end == null ? null : new Slice(end);
-             ReadOptions options = new ReadOptions().setFillCache(fillCache);
-             RocksIterator it = db.newIterator(handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
+                ReadOptions options = new ReadOptions().setFillCache(fillCache);
+                RocksIterator it = db.newIterator(
+                        handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
             for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
                 byte[] key = it.key();
                 if (!startsWith(key, prefix)) {
@@ -277,8 +285,7 @@ public final class RocksEngine implements AutoCloseable {
     }
 
     private static boolean startsWith(byte[] key, byte[] prefix) {
-        return key.length >= prefix.length
-                && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     /** A new batch of mutations; nothing is visible until {@link Batch#commit}. */
@@ -344,7 +351,9 @@ public final class RocksEngine implements AutoCloseable {
 
         public void put(String keyspace, KvEntry entry) {
             try {
-                batch.put(handle(keyspace), entry.key(),
+                batch.put(
+                        handle(keyspace),
+                        entry.key(),
                         StoredValue.encode(entry.createRevision(), entry.modRevision(), entry.value()));
             } catch (RocksDBException e) {
                 throw new StorageException("batch put failed: " + e.getMessage(), e);

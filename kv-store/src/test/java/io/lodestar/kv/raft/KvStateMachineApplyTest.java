@@ -74,8 +74,11 @@ class KvStateMachineApplyTest {
                 proposed(3, Command.delete(CONFIG, bytes("missing")), results),
                 proposed(4, Command.putIfRevision(CONFIG, bytes("a"), bytes("x"), 99), results),
                 proposed(5, Command.delete(CONFIG, bytes("a")), results),
-                proposed(6, Command.batch(List.of(
-                        Op.put(CONFIG, bytes("c"), bytes("1")), Op.put(NAMING, bytes("c"), bytes("1")))), results));
+                proposed(
+                        6,
+                        Command.batch(List.of(
+                                Op.put(CONFIG, bytes("c"), bytes("1")), Op.put(NAMING, bytes("c"), bytes("1")))),
+                        results));
 
         assertEquals(List.of(1L, 2L, 2L, 2L, 3L, 4L), results.revisions());
         assertEquals(List.of(true, true, true, false, true, true), results.succeeded());
@@ -160,10 +163,12 @@ class KvStateMachineApplyTest {
     void batchAppliesAllItsOpsUnderOneRevision() {
         applyEach(entry(1, Command.put(CONFIG, bytes("x"), bytes("old"))));
 
-        applyEach(entry(2, Command.batch(List.of(
-                Op.put(CONFIG, bytes("a"), bytes("1")),
-                Op.put(NAMING, bytes("b"), bytes("2")),
-                Op.delete(CONFIG, bytes("x"))))));
+        applyEach(entry(
+                2,
+                Command.batch(List.of(
+                        Op.put(CONFIG, bytes("a"), bytes("1")),
+                        Op.put(NAMING, bytes("b"), bytes("2")),
+                        Op.delete(CONFIG, bytes("x"))))));
 
         assertEquals(2, revision());
         assertEquals(2, get(CONFIG, "a").modRevision());
@@ -174,9 +179,11 @@ class KvStateMachineApplyTest {
     @Test
     void putAtRevisionAppendsUnderThePrefixKeyedByTheCommandsRevision() {
         applyEach(entry(1, Command.put(CONFIG, bytes("x"), bytes("v"))));
-        applyEach(entry(2, Command.batch(List.of(
-                Op.put(CONFIG, bytes("x"), bytes("v2")),
-                Op.putAtRevision(NAMING, bytes("log/"), bytes("first"))))));
+        applyEach(entry(
+                2,
+                Command.batch(List.of(
+                        Op.put(CONFIG, bytes("x"), bytes("v2")),
+                        Op.putAtRevision(NAMING, bytes("log/"), bytes("first"))))));
         applyEach(entry(3, Command.batch(List.of(Op.putAtRevision(NAMING, bytes("log/"), bytes("second"))))));
 
         List<KvEntry> log = fsm.read(engine -> engine.scan(NAMING, bytes("log/"), 10));
@@ -193,9 +200,12 @@ class KvStateMachineApplyTest {
         applyEach(entry(1, Command.put(CONFIG, bytes("a"), bytes("1"))));
         Results results = new Results();
 
-        applyEach(proposed(2, Command.of(
-                List.of(Compare.modRevision(CONFIG, bytes("a"), 1), Compare.modRevision(CONFIG, bytes("b"), 7)),
-                List.of(Op.put(CONFIG, bytes("a"), bytes("2")), Op.put(CONFIG, bytes("c"), bytes("3")))), results));
+        applyEach(proposed(
+                2,
+                Command.of(
+                        List.of(Compare.modRevision(CONFIG, bytes("a"), 1), Compare.modRevision(CONFIG, bytes("b"), 7)),
+                        List.of(Op.put(CONFIG, bytes("a"), bytes("2")), Op.put(CONFIG, bytes("c"), bytes("3")))),
+                results));
 
         assertEquals(List.of(false), results.succeeded());
         assertValue(CONFIG, "a", "1");
@@ -295,9 +305,11 @@ class KvStateMachineApplyTest {
 
         LogIterator it = apply(
                 entry(1, Command.put(CONFIG, bytes("a"), bytes("1"))),
-                entry(2, Command.batch(List.of(
-                        Op.put(CONFIG, bytes("x"), bytes("half")),
-                        Op.put("no-such-keyspace", bytes("y"), bytes("other half"))))),
+                entry(
+                        2,
+                        Command.batch(List.of(
+                                Op.put(CONFIG, bytes("x"), bytes("half")),
+                                Op.put("no-such-keyspace", bytes("y"), bytes("other half"))))),
                 entry(3, Command.put(CONFIG, bytes("z"), bytes("3"))));
 
         assertNotNull(it.error());
@@ -324,13 +336,18 @@ class KvStateMachineApplyTest {
         fsm = open(completions::add);
         List<String> seenByProposer = new ArrayList<>();
         List<WriteResult> heard = new ArrayList<>();
-        ProposeClosure put = new ProposeClosure(Command.put(CONFIG, bytes("k"), bytes("v")), result -> {
-            heard.add(result);
-            KvEntry stored = get(CONFIG, "k");
-            seenByProposer.add(stored == null ? null : new String(stored.value(), UTF_8));
-        }, status -> fail("proposal failed: " + status));
-        ProposeClosure stale = new ProposeClosure(Command.putIfRevision(CONFIG, bytes("k"), bytes("w"), 0),
-                heard::add, status -> fail("proposal failed: " + status));
+        ProposeClosure put = new ProposeClosure(
+                Command.put(CONFIG, bytes("k"), bytes("v")),
+                result -> {
+                    heard.add(result);
+                    KvEntry stored = get(CONFIG, "k");
+                    seenByProposer.add(stored == null ? null : new String(stored.value(), UTF_8));
+                },
+                status -> fail("proposal failed: " + status));
+        ProposeClosure stale = new ProposeClosure(
+                Command.putIfRevision(CONFIG, bytes("k"), bytes("w"), 0),
+                heard::add,
+                status -> fail("proposal failed: " + status));
 
         apply(new Entry(11, encode(put.command()), put), new Entry(12, encode(stale.command()), stale));
 
@@ -357,16 +374,21 @@ class KvStateMachineApplyTest {
                 entry(2, Command.put(NAMING, bytes("b"), bytes("2"))));
         apply(
                 entry(3, Command.delete(CONFIG, bytes("a"))),
-                entry(4, Command.batch(List.of(
-                        Op.put(CONFIG, bytes("c"), bytes("3")), Op.delete(NAMING, bytes("b"))))),
+                entry(4, Command.batch(List.of(Op.put(CONFIG, bytes("c"), bytes("3")), Op.delete(NAMING, bytes("b"))))),
                 entry(5, Command.delete(CONFIG, bytes("missing"))),
                 entry(6, Command.putIfRevision(CONFIG, bytes("c"), bytes("x"), 99)));
         apply(entry(7, Command.put(CONFIG, bytes("d"), bytes("4"))));
 
         List<ChangeEvent> got = await(events, 6);
-        assertEquals(List.of(
-                "config/a@1 PUT", "naming/b@2 PUT", "config/a@3 DELETE",
-                "config/c@4 PUT", "naming/b@4 DELETE", "config/d@5 PUT"), describe(got));
+        assertEquals(
+                List.of(
+                        "config/a@1 PUT",
+                        "naming/b@2 PUT",
+                        "config/a@3 DELETE",
+                        "config/c@4 PUT",
+                        "naming/b@4 DELETE",
+                        "config/d@5 PUT"),
+                describe(got));
     }
 
     // --- the log twin and helpers ---
@@ -490,8 +512,8 @@ class KvStateMachineApplyTest {
     }
 
     private KvStateMachine open(Executor completions) {
-        return new KvStateMachine(new KvDirectory(tmp.resolve("kv")), List.of(CONFIG, NAMING), CACHE,
-                feed, completions, Runnable::run);
+        return new KvStateMachine(
+                new KvDirectory(tmp.resolve("kv")), List.of(CONFIG, NAMING), CACHE, feed, completions, Runnable::run);
     }
 
     private void shutdown() {
@@ -529,7 +551,8 @@ class KvStateMachineApplyTest {
     }
 
     private static Entry proposed(long index, Command command, Results results) {
-        return new Entry(index, encode(command), new ProposeClosure(command, results.results::add, results.failures::add));
+        return new Entry(
+                index, encode(command), new ProposeClosure(command, results.results::add, results.failures::add));
     }
 
     private static ByteBuffer encode(Command command) {
@@ -538,18 +561,20 @@ class KvStateMachineApplyTest {
 
     private BlockingQueue<ChangeEvent> subscribe() {
         BlockingQueue<ChangeEvent> events = new LinkedBlockingQueue<>();
-        feed.subscribe(new ChangeListener() {
-            @Override
-            public void onChange(ChangeEvent event) {
-                events.add(event);
-            }
+        feed.subscribe(
+                new ChangeListener() {
+                    @Override
+                    public void onChange(ChangeEvent event) {
+                        events.add(event);
+                    }
 
-            @Override
-            public void onResync(long fromRevision) {
-                // nothing here should fall behind: make a resync show up in the asserted events
-                events.add(new ChangeEvent("RESYNC", new byte[0], fromRevision, Kind.PUT));
-            }
-        }, 1000);
+                    @Override
+                    public void onResync(long fromRevision) {
+                        // nothing here should fall behind: make a resync show up in the asserted events
+                        events.add(new ChangeEvent("RESYNC", new byte[0], fromRevision, Kind.PUT));
+                    }
+                },
+                1000);
         return events;
     }
 

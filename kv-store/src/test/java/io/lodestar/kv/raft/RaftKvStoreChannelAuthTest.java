@@ -45,13 +45,16 @@ class RaftKvStoreChannelAuthTest {
             c.startNode(1);
             int leader = c.awaitLeader();
             // nodes 0 and 1 publish their HTTP addresses through the store: let that settle first
-            Await.until(Duration.ofSeconds(20), "nodes 0 and 1 to publish their HTTP addresses",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "nodes 0 and 1 to publish their HTTP addresses",
                     () -> c.node(leader).cluster().members().stream()
-                    .filter(m -> !m.address().equals(c.peer(2))).allMatch(m -> m.httpAddress() != null));
+                            .filter(m -> !m.address().equals(c.peer(2)))
+                            .allMatch(m -> m.httpAddress() != null));
             c.startNode(2);
             c.put(leader, "before", "v");
-            Await.until(Duration.ofSeconds(20), "node 2 to replicate through Raft",
-                    () -> "v".equals(c.value(2, "before")));
+            Await.until(
+                    Duration.ofSeconds(20), "node 2 to replicate through Raft", () -> "v".equals(c.value(2, "before")));
             long revision = c.node(leader).revision();
 
             long t0 = System.nanoTime();
@@ -91,29 +94,52 @@ class RaftKvStoreChannelAuthTest {
             java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
             c.node(1).peers().handle("echo", (from, payload) -> {
                 seen.add(from);
-                return CompletableFuture.completedFuture(("echo:" + new String(payload, StandardCharsets.UTF_8))
-                        .getBytes(StandardCharsets.UTF_8));
+                return CompletableFuture.completedFuture(
+                        ("echo:" + new String(payload, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
             });
-            byte[] answer = c.node(0).peers().send(c.peer(1), "echo", bytes("hi"), 5000).get(10, TimeUnit.SECONDS);
+            byte[] answer =
+                    c.node(0).peers().send(c.peer(1), "echo", bytes("hi"), 5000).get(10, TimeUnit.SECONDS);
             assertEquals("echo:hi", new String(answer, StandardCharsets.UTF_8));
             assertEquals(java.util.List.of(c.peer(0)), seen, "the handler learns who sent it");
 
-            ExecutionException unknown = assertThrows(ExecutionException.class,
-                    () -> c.node(0).peers().send(c.peer(1), "nobody-listens", bytes("x"), 5000).get(10, TimeUnit.SECONDS));
+            ExecutionException unknown = assertThrows(
+                    ExecutionException.class,
+                    () -> c.node(0)
+                            .peers()
+                            .send(c.peer(1), "nobody-listens", bytes("x"), 5000)
+                            .get(10, TimeUnit.SECONDS));
             assertInstanceOf(StoreUnavailableException.class, unknown.getCause());
-            assertTrue(unknown.getCause().getMessage().contains("no handler"), unknown.getCause().getMessage());
+            assertTrue(
+                    unknown.getCause().getMessage().contains("no handler"),
+                    unknown.getCause().getMessage());
 
-            ExecutionException forged = assertThrows(ExecutionException.class,
-                    () -> c.node(2).peers().send(c.peer(1), "echo", bytes("x"), 5000).get(10, TimeUnit.SECONDS));
+            ExecutionException forged = assertThrows(
+                    ExecutionException.class,
+                    () -> c.node(2)
+                            .peers()
+                            .send(c.peer(1), "echo", bytes("x"), 5000)
+                            .get(10, TimeUnit.SECONDS));
             assertInstanceOf(StoreUnavailableException.class, forged.getCause());
             assertEquals(1, seen.size(), "a frame under another secret never reaches the handler");
         }
     }
 
     private static KvStoreConfig withSecret(KvStoreConfig c, byte[] secret) {
-        return new KvStoreConfig(c.host(), c.raftPort(), c.peers(), c.dataDir(), secret, c.keyspaces(),
-                c.httpAddress(), c.snapshotIntervalSecs(), c.snapshotEntries(), c.snapshotBytes(), c.diskReserveBytes(),
-                c.electionTimeoutMs(), c.requestTimeoutMs(),
-                c.maxValueBytes(), c.blockCacheBytes());
+        return new KvStoreConfig(
+                c.host(),
+                c.raftPort(),
+                c.peers(),
+                c.dataDir(),
+                secret,
+                c.keyspaces(),
+                c.httpAddress(),
+                c.snapshotIntervalSecs(),
+                c.snapshotEntries(),
+                c.snapshotBytes(),
+                c.diskReserveBytes(),
+                c.electionTimeoutMs(),
+                c.requestTimeoutMs(),
+                c.maxValueBytes(),
+                c.blockCacheBytes());
     }
 }

@@ -61,7 +61,9 @@ class RaftKvStoreClusterTest {
             c.awaitAllReady();
             long previous = 0;
             for (int i = 0; i < 3; i++) {
-                WriteResult r = c.node(i).write(Command.put(KS, b("from-" + i), b("v" + i))).get(10, TimeUnit.SECONDS);
+                WriteResult r = c.node(i)
+                        .write(Command.put(KS, b("from-" + i), b("v" + i)))
+                        .get(10, TimeUnit.SECONDS);
                 assertTrue(r.succeeded());
                 assertTrue(r.revision() > previous, "revisions strictly increase");
                 previous = r.revision();
@@ -92,7 +94,9 @@ class RaftKvStoreClusterTest {
                         continue;
                     }
                     String key = "ryw-" + i + "-" + round;
-                    WriteResult r = c.node(i).write(Command.put(KS, b(key), b("v" + round))).get(10, TimeUnit.SECONDS);
+                    WriteResult r = c.node(i)
+                            .write(Command.put(KS, b(key), b("v" + round)))
+                            .get(10, TimeUnit.SECONDS);
                     KvEntry e = c.node(i).get(KS, b(key));
                     assertNotNull(e, "follower " + i + " does not see its own write " + key);
                     assertEquals("v" + round, new String(e.value(), StandardCharsets.UTF_8));
@@ -115,7 +119,9 @@ class RaftKvStoreClusterTest {
             int follower = c.other(leader);
             for (int round = 0; round < 40; round++) {
                 String key = "lin-" + round;
-                WriteResult r = c.node(leader).write(Command.put(KS, b(key), b("v" + round))).get(10, TimeUnit.SECONDS);
+                WriteResult r = c.node(leader)
+                        .write(Command.put(KS, b(key), b("v" + round)))
+                        .get(10, TimeUnit.SECONDS);
                 c.node(follower).linearizable().get(10, TimeUnit.SECONDS);
                 KvEntry e = c.node(follower).get(KS, b(key));
                 assertNotNull(e, "round " + round + ": follower misses " + key + " after linearizable()");
@@ -151,18 +157,28 @@ class RaftKvStoreClusterTest {
             c.haltNode(leader);
             int next = c.awaitLeader();
             assertTrue(next != leader);
-            List<Integer> alive = List.of(0, 1, 2).stream().filter(i -> i != leader).toList();
-            String agreed = "the survivors to agree on leader " + c.peer(next) + " and show " + c.peer(leader) + " UNREACHABLE";
-            Await.until(Duration.ofSeconds(10), agreed, () -> alive.stream().allMatch(i -> {
-                ClusterView v = c.node(i).cluster();
-                return c.peer(next).equals(v.leader())
-                        && stateOf(v, c.peer(leader)) == MemberState.UNREACHABLE
-                        && viewIsHealthy(c, v, i, next, alive);
-            }));
+            List<Integer> alive =
+                    List.of(0, 1, 2).stream().filter(i -> i != leader).toList();
+            String agreed =
+                    "the survivors to agree on leader " + c.peer(next) + " and show " + c.peer(leader) + " UNREACHABLE";
+            Await.until(
+                    Duration.ofSeconds(10),
+                    agreed,
+                    () -> alive.stream().allMatch(i -> {
+                        ClusterView v = c.node(i).cluster();
+                        return c.peer(next).equals(v.leader())
+                                && stateOf(v, c.peer(leader)) == MemberState.UNREACHABLE
+                                && viewIsHealthy(c, v, i, next, alive);
+                    }));
             for (int i : alive) {
                 ClusterView v = c.node(i).cluster();
-                assertEquals(TestCluster.httpAddress(leader), v.members().stream()
-                        .filter(m -> m.address().equals(c.peer(leader))).findFirst().orElseThrow().httpAddress(),
+                assertEquals(
+                        TestCluster.httpAddress(leader),
+                        v.members().stream()
+                                .filter(m -> m.address().equals(c.peer(leader)))
+                                .findFirst()
+                                .orElseThrow()
+                                .httpAddress(),
                         "a stopped member keeps the HTTP address it published");
             }
         }
@@ -172,8 +188,8 @@ class RaftKvStoreClusterTest {
         if (!c.peer(leader).equals(v.leader()) || v.members().size() != 3) {
             return false;
         }
-        Map<MemberState, Long> counts = v.members().stream()
-                .collect(Collectors.groupingBy(ClusterView.Member::state, Collectors.counting()));
+        Map<MemberState, Long> counts =
+                v.members().stream().collect(Collectors.groupingBy(ClusterView.Member::state, Collectors.counting()));
         if (counts.getOrDefault(MemberState.LEADER, 0L) != 1) {
             return false;
         }
@@ -185,8 +201,9 @@ class RaftKvStoreClusterTest {
         }
         for (int i = 0; i < 3; i++) {
             int member = i;
-            if (v.members().stream().noneMatch(m -> m.address().equals(c.peer(member))
-                    && TestCluster.httpAddress(member).equals(m.httpAddress()))) {
+            if (v.members().stream()
+                    .noneMatch(m -> m.address().equals(c.peer(member))
+                            && TestCluster.httpAddress(member).equals(m.httpAddress()))) {
                 return false;
             }
         }
@@ -194,8 +211,11 @@ class RaftKvStoreClusterTest {
     }
 
     private static MemberState stateOf(ClusterView v, String member) {
-        return v.members().stream().filter(m -> m.address().equals(member)).map(ClusterView.Member::state)
-                .findFirst().orElse(null);
+        return v.members().stream()
+                .filter(m -> m.address().equals(member))
+                .map(ClusterView.Member::state)
+                .findFirst()
+                .orElse(null);
     }
 
     /**
@@ -218,19 +238,26 @@ class RaftKvStoreClusterTest {
             invalid.put("keyspace  ", Command.put(RocksEngine.META, b("applied_index"), b("v")));
             invalid.put("keyspace   ", Command.put(MemberDirectory.KEYSPACE, b(c.peer(leader)), b("evil:1")));
             invalid.put("value", Command.put(KS, b("k"), new byte[1025]));
-            invalid.put("value ", Command.batch(List.of(Op.put(KS, b("a"), new byte[600]), Op.put(KS, b("b"), new byte[600]))));
+            invalid.put(
+                    "value ",
+                    Command.batch(List.of(Op.put(KS, b("a"), new byte[600]), Op.put(KS, b("b"), new byte[600]))));
             invalid.put("value  ", Command.put(KS, b("k"), null));
             invalid.put("ops", Command.batch(List.of()));
             invalid.put("ops ", Command.of(List.of(Compare.modRevision(KS, b("existing"), 0)), List.of()));
-            invalid.put("key   ", Command.of(List.of(Compare.modRevision(KS, new byte[0], 0)), List.of(Op.put(KS, b("k"), b("v")))));
+            invalid.put(
+                    "key   ",
+                    Command.of(List.of(Compare.modRevision(KS, new byte[0], 0)), List.of(Op.put(KS, b("k"), b("v")))));
             invalid.put("ops  ", null);
             for (int node : List.of(leader, c.other(leader))) {
                 for (Map.Entry<String, Command> bad : invalid.entrySet()) {
                     String field = bad.getKey().trim();
                     CompletableFuture<WriteResult> f = c.node(node).write(bad.getValue());
-                    ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS),
+                    ExecutionException e = assertThrows(
+                            ExecutionException.class,
+                            () -> f.get(10, TimeUnit.SECONDS),
                             "node " + node + ", bad " + bad.getKey());
-                    InvalidRequestException ire = assertInstanceOf(InvalidRequestException.class, e.getCause(), "node " + node + ", bad " + bad.getKey());
+                    InvalidRequestException ire = assertInstanceOf(
+                            InvalidRequestException.class, e.getCause(), "node " + node + ", bad " + bad.getKey());
                     assertEquals(field, ire.field(), ire.getMessage());
                     assertTrue(ire.getMessage().startsWith(field + ":"), ire.getMessage());
                 }

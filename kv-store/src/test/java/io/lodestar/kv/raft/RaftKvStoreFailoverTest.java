@@ -61,10 +61,12 @@ class RaftKvStoreFailoverTest {
             int leader = c.awaitStable();
             if (!crash) {
                 // the leader hands over to a member it has seen as FOLLOWER
-                Await.until(Duration.ofSeconds(10), "the leader to see both others as followers",
+                Await.until(
+                        Duration.ofSeconds(10),
+                        "the leader to see both others as followers",
                         () -> c.node(leader).cluster().members().stream()
-                        .filter(m -> !m.address().equals(c.peer(leader)))
-                        .allMatch(m -> m.state() == MemberState.FOLLOWER));
+                                .filter(m -> !m.address().equals(c.peer(leader)))
+                                .allMatch(m -> m.state() == MemberState.FOLLOWER));
             }
             WriteLoad load = new WriteLoad(c, CLIENTS, 15_000).start();
             try {
@@ -82,14 +84,17 @@ class RaftKvStoreFailoverTest {
                 assertTrue(revisions.add(w.revision()), "two acknowledged writes at revision " + w.revision());
             }
             c.awaitIdentical();
-            checkAgainstHistory(c, load, List.of(0, 1, 2).stream().filter(i -> i != leader).toList());
+            checkAgainstHistory(
+                    c, load, List.of(0, 1, 2).stream().filter(i -> i != leader).toList());
 
             c.startNode(leader);
             c.awaitStable();
             c.awaitIdentical();
             checkAgainstHistory(c, load, List.of(leader));
-            System.out.printf("history: %d acknowledged, %d not committed, %d unknown%n",
-                    load.with(WriteLoad.Outcome.ACKNOWLEDGED).size(), load.with(WriteLoad.Outcome.NOT_COMMITTED).size(),
+            System.out.printf(
+                    "history: %d acknowledged, %d not committed, %d unknown%n",
+                    load.with(WriteLoad.Outcome.ACKNOWLEDGED).size(),
+                    load.with(WriteLoad.Outcome.NOT_COMMITTED).size(),
                     load.with(WriteLoad.Outcome.UNKNOWN).size());
         }
     }
@@ -102,17 +107,23 @@ class RaftKvStoreFailoverTest {
         } else {
             c.stopNode(leader);
             // a graceful stop returns once leadership is handed over, not an election timeout later
-            assertTrue(c.running().stream().anyMatch(n -> n.cluster().self().equals(n.cluster().leader())),
+            assertTrue(
+                    c.running().stream()
+                            .anyMatch(n -> n.cluster().self().equals(n.cluster().leader())),
                     "close() of the leader returned before another node led");
         }
         long stopped = System.nanoTime();
-        Await.until(Duration.ofSeconds(10), "a write started after the leader stopped to be acknowledged",
+        Await.until(
+                Duration.ofSeconds(10),
+                "a write started after the leader stopped to be acknowledged",
                 () -> load.lastAcknowledgedStart() > stopped);
-        System.out.printf("leader %s %s in %d ms; writes resumed %d ms after it began to stop%n",
-                c.peer(leader), crash ? "halted" : "closed", ms(stopped - stopping),
-                ms(System.nanoTime() - stopping));
+        System.out.printf(
+                "leader %s %s in %d ms; writes resumed %d ms after it began to stop%n",
+                c.peer(leader), crash ? "halted" : "closed", ms(stopped - stopping), ms(System.nanoTime() - stopping));
         int resumed = load.acknowledged();
-        Await.until(Duration.ofSeconds(20), "100 more acknowledged writes on the new leader",
+        Await.until(
+                Duration.ofSeconds(20),
+                "100 more acknowledged writes on the new leader",
                 () -> load.acknowledged() >= resumed + 100);
     }
 
@@ -124,11 +135,15 @@ class RaftKvStoreFailoverTest {
                     case ACKNOWLEDGED -> {
                         assertNotNull(e, "node " + i + " lost acknowledged write " + w);
                         assertEquals(w.value(), new String(e.value(), StandardCharsets.UTF_8), w.key());
-                        assertEquals(w.revision(), e.modRevision(), "node " + i + ": " + w.key() + " was applied again");
+                        assertEquals(
+                                w.revision(), e.modRevision(), "node " + i + ": " + w.key() + " was applied again");
                         assertEquals(w.revision(), e.createRevision(), "node " + i + ": " + w.key());
                     }
-                    case NOT_COMMITTED -> assertNull(e, "node " + i + " applied " + w.key()
-                            + ", whose write failed as never committed: " + w.error());
+                    case NOT_COMMITTED ->
+                        assertNull(
+                                e,
+                                "node " + i + " applied " + w.key() + ", whose write failed as never committed: "
+                                        + w.error());
                     default -> {
                         if (e != null) {
                             assertEquals(w.value(), new String(e.value(), StandardCharsets.UTF_8), w.key());
@@ -159,20 +174,28 @@ class RaftKvStoreFailoverTest {
             // either outcome-unknown or no-leader is right, but it must end in about the timeout.
             long t0 = System.nanoTime();
             CompletableFuture<WriteResult> first = c.node(survivor).write(Command.put(KS, bytes("w1"), bytes("v")));
-            ExecutionException e1 = assertThrows(ExecutionException.class, () -> first.get(requestTimeoutMs + 5000, TimeUnit.MILLISECONDS));
+            ExecutionException e1 = assertThrows(
+                    ExecutionException.class, () -> first.get(requestTimeoutMs + 5000, TimeUnit.MILLISECONDS));
             assertInstanceOf(KvException.class, e1.getCause());
-            assertTrue(ms(System.nanoTime() - t0) < requestTimeoutMs + 2500, "took " + ms(System.nanoTime() - t0) + " ms");
+            assertTrue(
+                    ms(System.nanoTime() - t0) < requestTimeoutMs + 2500, "took " + ms(System.nanoTime() - t0) + " ms");
 
-            Await.until(Duration.ofSeconds(5), "survivor not ready", () -> !c.node(survivor).readiness().ready());
+            Await.until(
+                    Duration.ofSeconds(5),
+                    "survivor not ready",
+                    () -> !c.node(survivor).readiness().ready());
             Readiness r = c.node(survivor).readiness();
             assertNotNull(r.reason());
             assertTrue(r.reason().contains("leader"), r.reason());
-            Await.until(Duration.ofSeconds(5), "no leader in the view",
+            Await.until(
+                    Duration.ofSeconds(5),
+                    "no leader in the view",
                     () -> c.node(survivor).cluster().leader() == null);
 
             long t1 = System.nanoTime();
             CompletableFuture<WriteResult> second = c.node(survivor).write(Command.put(KS, bytes("w2"), bytes("v")));
-            ExecutionException e2 = assertThrows(ExecutionException.class, () -> second.get(requestTimeoutMs + 5000, TimeUnit.MILLISECONDS));
+            ExecutionException e2 = assertThrows(
+                    ExecutionException.class, () -> second.get(requestTimeoutMs + 5000, TimeUnit.MILLISECONDS));
             long took = ms(System.nanoTime() - t1);
             assertInstanceOf(NoLeaderException.class, e2.getCause());
             assertTrue(took >= requestTimeoutMs - 100 && took < requestTimeoutMs + 2500, "took " + took + " ms");
@@ -200,16 +223,20 @@ class RaftKvStoreFailoverTest {
     void leaderClosedRightAfterAFollowerStillHandsOverPromptly() {
         try (TestCluster c = TestCluster.start(dir, 5)) {
             int leader = c.awaitStable();
-            Await.until(Duration.ofSeconds(10), "the leader to see every other member as follower",
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "the leader to see every other member as follower",
                     () -> c.node(leader).cluster().members().stream()
-                    .filter(m -> !m.address().equals(c.peer(leader)))
-                    .allMatch(m -> m.state() == MemberState.FOLLOWER));
+                            .filter(m -> !m.address().equals(c.peer(leader)))
+                            .allMatch(m -> m.state() == MemberState.FOLLOWER));
             // members are tried in configuration order: stop the first follower in it
             c.stopNode(c.other(leader));
             long t0 = System.nanoTime();
             c.stopNode(leader);
             long took = ms(System.nanoTime() - t0);
-            assertTrue(c.running().stream().anyMatch(n -> n.cluster().self().equals(n.cluster().leader())),
+            assertTrue(
+                    c.running().stream()
+                            .anyMatch(n -> n.cluster().self().equals(n.cluster().leader())),
                     "close() of the leader returned before another node led (took " + took + " ms)");
             assertTrue(took < 2500, "close() of the leader took " + took + " ms");
             c.put(c.awaitLeader(), "after", "v");
@@ -226,13 +253,18 @@ class RaftKvStoreFailoverTest {
             int survivor = c.awaitStable();
             c.stopNode(c.other(survivor));
             c.stopNode(c.other(survivor));
-            Await.until(Duration.ofSeconds(5), "no leader", () -> c.node(survivor).cluster().leader() == null);
+            Await.until(
+                    Duration.ofSeconds(5),
+                    "no leader",
+                    () -> c.node(survivor).cluster().leader() == null);
             RaftKvStore node = c.node(survivor);
             CompletableFuture<WriteResult> waiting = node.write(Command.put(KS, bytes("w"), bytes("v")));
             assertFalse(waiting.isDone());
 
             c.stopNode(survivor);
-            ExecutionException e = assertThrows(ExecutionException.class, () -> waiting.get(5, TimeUnit.SECONDS),
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> waiting.get(5, TimeUnit.SECONDS),
                     "the write was still pending 5 s after its node closed");
             assertInstanceOf(StoreUnavailableException.class, e.getCause(), String.valueOf(e.getCause()));
         }
@@ -246,10 +278,12 @@ class RaftKvStoreFailoverTest {
             c.put(0, "k", "v");
             RaftKvStore node = c.node(0);
             c.stopNode(0);
-            ExecutionException w = assertThrows(ExecutionException.class,
+            ExecutionException w = assertThrows(
+                    ExecutionException.class,
                     () -> node.write(Command.put(KS, bytes("k2"), bytes("v"))).get(5, TimeUnit.SECONDS));
             assertInstanceOf(StoreUnavailableException.class, w.getCause());
-            ExecutionException l = assertThrows(ExecutionException.class, () -> node.linearizable().get(5, TimeUnit.SECONDS));
+            ExecutionException l = assertThrows(
+                    ExecutionException.class, () -> node.linearizable().get(5, TimeUnit.SECONDS));
             assertInstanceOf(KvException.class, l.getCause());
             assertThrows(StoreUnavailableException.class, () -> node.get(KS, bytes("k")));
             assertThrows(StoreUnavailableException.class, () -> node.scan(KS, bytes(""), 10));

@@ -49,16 +49,20 @@ class RaftKvStoreMembershipTest {
                 assertEquals(4, v.members().size(), "node " + i + " sees four members: " + v.members());
             }
 
-            ExecutionException twice = assertThrows(ExecutionException.class,
+            ExecutionException twice = assertThrows(
+                    ExecutionException.class,
                     () -> c.node(leader).admin().addMember(c.peer(3)).get(10, TimeUnit.SECONDS));
             assertInstanceOf(InvalidRequestException.class, twice.getCause());
 
             c.node(follower).admin().removeMember(c.peer(3)).get(30, TimeUnit.SECONDS);
-            Await.until(Duration.ofSeconds(20), "the leader to drop the member",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the leader to drop the member",
                     () -> c.node(leader).cluster().members().size() == 3);
             c.stopNode(3);
             c.put(leader, "without-3", "v3"); // the three founders are a quorum again on their own
-            assertTrue(c.node(leader).cluster().members().stream().noneMatch(m -> m.address().equals(c.peer(3))));
+            assertTrue(c.node(leader).cluster().members().stream()
+                    .noneMatch(m -> m.address().equals(c.peer(3))));
         }
     }
 
@@ -68,18 +72,36 @@ class RaftKvStoreMembershipTest {
             int leader = c.awaitLeader();
             int target = (leader + 2) % 3;
             c.node((leader + 1) % 3).admin().transferLeadership(c.peer(target)).get(30, TimeUnit.SECONDS);
-            Await.until(Duration.ofSeconds(20), "leadership to move to " + c.peer(target),
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "leadership to move to " + c.peer(target),
                     () -> c.peer(target).equals(c.node(leader).cluster().leader()));
-            ExecutionException bad = assertThrows(ExecutionException.class,
-                    () -> c.node(leader).admin().transferLeadership("not-an-address").get(10, TimeUnit.SECONDS));
+            ExecutionException bad = assertThrows(
+                    ExecutionException.class,
+                    () -> c.node(leader)
+                            .admin()
+                            .transferLeadership("not-an-address")
+                            .get(10, TimeUnit.SECONDS));
             assertInstanceOf(InvalidRequestException.class, bad.getCause());
         }
     }
 
     private static KvStoreConfig withPeers(KvStoreConfig c, List<String> peers) {
-        return new KvStoreConfig(c.host(), c.raftPort(), peers, c.dataDir(), c.clusterSecret(), c.keyspaces(),
-                c.httpAddress(), c.snapshotIntervalSecs(), c.snapshotEntries(), c.snapshotBytes(), c.diskReserveBytes(),
-                c.electionTimeoutMs(), c.requestTimeoutMs(),
-                c.maxValueBytes(), c.blockCacheBytes());
+        return new KvStoreConfig(
+                c.host(),
+                c.raftPort(),
+                peers,
+                c.dataDir(),
+                c.clusterSecret(),
+                c.keyspaces(),
+                c.httpAddress(),
+                c.snapshotIntervalSecs(),
+                c.snapshotEntries(),
+                c.snapshotBytes(),
+                c.diskReserveBytes(),
+                c.electionTimeoutMs(),
+                c.requestTimeoutMs(),
+                c.maxValueBytes(),
+                c.blockCacheBytes());
     }
 }

@@ -54,8 +54,9 @@ class RaftKvStoreRestartTest {
 
             for (int i = 0; i < 3; i++) {
                 RaftKvStore n = c.startNode(i);
-                assertTrue(n.appliedIndex() >= applied[i], "node " + i + " restarted at applied index "
-                        + n.appliedIndex() + ", below " + applied[i]);
+                assertTrue(
+                        n.appliedIndex() >= applied[i],
+                        "node " + i + " restarted at applied index " + n.appliedIndex() + ", below " + applied[i]);
                 assertEquals(digest, TestCluster.digest(n), "node " + i + " right after start");
             }
             c.awaitStable();
@@ -80,7 +81,8 @@ class RaftKvStoreRestartTest {
     @Test
     void standaloneNodeAcceptsWritesRightAfterEveryFreshStart() {
         for (int start = 0; start < 20; start++) {
-            try (TestCluster c = TestCluster.start(dir.resolve("start" + start), 1, cfg -> cfg.withTimeouts(600, 2000))) {
+            try (TestCluster c =
+                    TestCluster.start(dir.resolve("start" + start), 1, cfg -> cfg.withTimeouts(600, 2000))) {
                 c.awaitLeader();
                 assertTrue(c.put(0, "k", "v").succeeded(), "start " + start);
             }
@@ -97,7 +99,9 @@ class RaftKvStoreRestartTest {
             c.awaitLeader();
             // the node writes its HTTP address once, about a second after it is ready: let that
             // happen first, or it may land between the restart and the write counted below
-            Await.until(Duration.ofSeconds(20), "the node to publish its HTTP address",
+            Await.until(
+                    Duration.ofSeconds(20),
+                    "the node to publish its HTTP address",
                     () -> c.node(0).cluster().members().get(0).httpAddress() != null);
             c.putMany(0, "a", 50);
             c.node(0).snapshot().get(10, TimeUnit.SECONDS);
@@ -112,7 +116,8 @@ class RaftKvStoreRestartTest {
             c.stopNode(0);
 
             RaftKvStore n = c.startNode(0);
-            assertTrue(n.appliedIndex() >= applied, "restarted at applied index " + n.appliedIndex() + ", was " + applied);
+            assertTrue(
+                    n.appliedIndex() >= applied, "restarted at applied index " + n.appliedIndex() + ", was " + applied);
             assertEquals(revision, n.revision());
             assertEquals(digest, TestCluster.digest(n));
             assertEquals("overwritten", c.value(0, "a0"));
@@ -172,9 +177,13 @@ class RaftKvStoreRestartTest {
 
         StoreStartException e = assertThrows(StoreStartException.class, () -> c.startNode(0));
         assertNotNull(e.getMessage());
-        assertTrue(e.getMessage().contains(victim.getFileName().toString()) && e.getMessage().contains("corrupt"),
+        assertTrue(
+                e.getMessage().contains(victim.getFileName().toString())
+                        && e.getMessage().contains("corrupt"),
                 "message should name " + victim + ": " + e.getMessage());
-        assertTrue(e.getMessage().contains(victim.toString()) || e.getMessage().contains(victim.toAbsolutePath().toString()),
+        assertTrue(
+                e.getMessage().contains(victim.toString())
+                        || e.getMessage().contains(victim.toAbsolutePath().toString()),
                 e.getMessage());
     }
 
@@ -192,7 +201,9 @@ class RaftKvStoreRestartTest {
         Path generation = c.dataDir(0).resolve("kv").resolve(c.activeGeneration(0));
         Path victim;
         try (Stream<Path> files = Files.list(generation)) {
-            victim = files.filter(p -> p.getFileName().toString().startsWith(file)).findFirst().orElseThrow();
+            victim = files.filter(p -> p.getFileName().toString().startsWith(file))
+                    .findFirst()
+                    .orElseThrow();
         }
         byte[] garbage = new byte[(int) Math.max(64, Files.size(victim))];
         new java.util.Random(42).nextBytes(garbage);
@@ -200,7 +211,9 @@ class RaftKvStoreRestartTest {
         List<String> before = dataFiles(generation);
 
         StoreStartException e = assertThrows(StoreStartException.class, () -> c.startNode(0));
-        assertTrue(e.getMessage().contains(generation.toString()), "message should name " + generation + ": " + e.getMessage());
+        assertTrue(
+                e.getMessage().contains(generation.toString()),
+                "message should name " + generation + ": " + e.getMessage());
         assertEquals(before, dataFiles(generation), "the damaged store was modified");
         assertTrue(java.util.Arrays.equals(garbage, Files.readAllBytes(victim)), victim + " was rewritten");
         assertEquals(generation.getFileName().toString(), c.activeGeneration(0));
@@ -212,12 +225,18 @@ class RaftKvStoreRestartTest {
         Path snapshots = dataDir.resolve("raft").resolve("snapshot");
         Path latest;
         try (Stream<Path> s = Files.list(snapshots)) {
-            latest = s.filter(p -> p.getFileName().toString().startsWith("snapshot_")).max(Comparator.naturalOrder())
+            latest = s.filter(p -> p.getFileName().toString().startsWith("snapshot_"))
+                    .max(Comparator.naturalOrder())
                     .orElseThrow(() -> new AssertionError("no snapshot in " + snapshots));
         }
         List<String> files = list(latest.resolve("kv"));
-        String name = files.stream().filter(f -> f.endsWith(".sst")).findFirst()
-                .orElseGet(() -> files.stream().filter(f -> f.startsWith("MANIFEST")).findFirst().orElseThrow());
+        String name = files.stream()
+                .filter(f -> f.endsWith(".sst"))
+                .findFirst()
+                .orElseGet(() -> files.stream()
+                        .filter(f -> f.startsWith("MANIFEST"))
+                        .findFirst()
+                        .orElseThrow());
         return latest.resolve("kv").resolve(name);
     }
 

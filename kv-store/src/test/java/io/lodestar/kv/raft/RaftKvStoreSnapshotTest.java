@@ -58,7 +58,8 @@ class RaftKvStoreSnapshotTest {
             c.stopNode(follower);
             c.putMany(leader, "b", 200);
             c.put(leader, "a0", "overwritten");
-            c.node(leader).write(Command.delete(TestCluster.KS, TestCluster.bytes("a1")))
+            c.node(leader)
+                    .write(Command.delete(TestCluster.KS, TestCluster.bytes("a1")))
                     .get(10, TimeUnit.SECONDS);
             snapshotAndCompactEverywhere(c, leader);
             c.putMany(leader, "c", 20);
@@ -87,20 +88,26 @@ class RaftKvStoreSnapshotTest {
             c.stopNode(follower);
             byte[] value = new byte[16 << 10];
             for (int k = 0; k < 6_000; k++) {
-                c.node(leader).write(Command.put(TestCluster.KS, TestCluster.bytes("big" + (k % 100)), value))
+                c.node(leader)
+                        .write(Command.put(TestCluster.KS, TestCluster.bytes("big" + (k % 100)), value))
                         .get(10, TimeUnit.SECONDS);
             }
             c.putMany(leader, "b", 50);
             c.putMany(leader, "c", 20);
             RaftKvStore lead = c.node(leader);
-            Await.until(TestCluster.WAIT, "a snapshot within one threshold of the head",
+            Await.until(
+                    TestCluster.WAIT,
+                    "a snapshot within one threshold of the head",
                     () -> lead.logStats().entriesSinceSnapshot() < 300
-                    && lead.logStats().bytesSinceSnapshot() < 1L << 20);
+                            && lead.logStats().bytesSinceSnapshot() < 1L << 20);
             assertTrue(lead.logStats().snapshots() >= 20, "snapshots by size: " + lead.logStats());
             // 96 MiB of values went through the log; what stays, once the truncation behind the last
             // snapshot has deleted its files (in the background), is two thresholds' worth of entries,
             // up to 16 MiB of WAL and the level-0 table files not yet compacted
-            Await.until(TestCluster.WAIT, "the log on disk under 40 MiB", () -> lead.logStats().logBytes() < 40L << 20);
+            Await.until(
+                    TestCluster.WAIT,
+                    "the log on disk under 40 MiB",
+                    () -> lead.logStats().logBytes() < 40L << 20);
 
             restartReadingUntilIdentical(c, follower);
             assertEquals("gen-2", c.activeGeneration(follower), "the follower did not install a snapshot");
@@ -141,23 +148,25 @@ class RaftKvStoreSnapshotTest {
         private volatile int reads;
 
         Reader(RaftKvStore node) {
-            thread = new Thread(() -> {
-                long last = 0;
-                while (!stopped) {
-                    try {
-                        long revision = node.revision();
-                        if (revision < last) {
-                            errors.add("revision went back from " + last + " to " + revision);
+            thread = new Thread(
+                    () -> {
+                        long last = 0;
+                        while (!stopped) {
+                            try {
+                                long revision = node.revision();
+                                if (revision < last) {
+                                    errors.add("revision went back from " + last + " to " + revision);
+                                }
+                                last = revision;
+                                node.scan(TestCluster.KS, TestCluster.bytes("b1"), 20);
+                                node.get(TestCluster.KS, TestCluster.bytes("a2"));
+                                reads++;
+                            } catch (RuntimeException e) {
+                                errors.add(e.toString());
+                            }
                         }
-                        last = revision;
-                        node.scan(TestCluster.KS, TestCluster.bytes("b1"), 20);
-                        node.get(TestCluster.KS, TestCluster.bytes("a2"));
-                        reads++;
-                    } catch (RuntimeException e) {
-                        errors.add(e.toString());
-                    }
-                }
-            }, "snapshot-reader");
+                    },
+                    "snapshot-reader");
             thread.setDaemon(true);
             thread.start();
         }

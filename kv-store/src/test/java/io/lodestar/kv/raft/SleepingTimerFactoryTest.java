@@ -21,8 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** An idle node's Raft timers sleep until their deadlines instead of ticking every millisecond. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SleepingTimerFactoryTest {
-    private static final String[] TIMER_THREADS = {"JRaft-ElectionTimer", "JRaft-VoteTimer", "JRaft-StepDownTimer",
-            "JRaft-SnapshotTimer", "read-index.timeout.scanner"};
+    private static final String[] TIMER_THREADS = {
+        "JRaft-ElectionTimer",
+        "JRaft-VoteTimer",
+        "JRaft-StepDownTimer",
+        "JRaft-SnapshotTimer",
+        "read-index.timeout.scanner"
+    };
 
     @TempDir
     Path dir;
@@ -73,8 +78,10 @@ class SleepingTimerFactoryTest {
                     }
                     for (String line : Files.readAllLines(task.resolve("status"))) {
                         if (line.startsWith("voluntary_ctxt_switches:")) {
-                            wakeups.put(name + " (" + task.getFileName() + ")",
-                                    Long.parseLong(line.substring(line.indexOf(':') + 1).trim()));
+                            wakeups.put(
+                                    name + " (" + task.getFileName() + ")",
+                                    Long.parseLong(line.substring(line.indexOf(':') + 1)
+                                            .trim()));
                         }
                     }
                 } catch (NoSuchFileException e) {

@@ -43,8 +43,10 @@ class SuspendSignalGuardTest {
                         spin = spin * 6364136223846793005L + 1442695040888963407L;
                     }
                 }
-                assertTrue(samples.get() >= SAMPLES_WANTED, "JFR took " + samples.get() + " execution samples in 10 s"
-                        + " of a running thread (state " + spin + "); expected at least " + SAMPLES_WANTED);
+                assertTrue(
+                        samples.get() >= SAMPLES_WANTED,
+                        "JFR took " + samples.get() + " execution samples in 10 s" + " of a running thread (state "
+                                + spin + "); expected at least " + SAMPLES_WANTED);
             }
         }
     }

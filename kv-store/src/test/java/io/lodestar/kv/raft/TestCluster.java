@@ -43,7 +43,9 @@ final class TestCluster implements AutoCloseable {
     private TestCluster(Path root, int size, BiFunction<Integer, KvStoreConfig, KvStoreConfig> tweak) {
         this.root = root;
         this.tweak = tweak;
-        this.peers = IntStream.range(0, size).mapToObj(i -> "127.0.0.1:" + FreePorts.next()).toList();
+        this.peers = IntStream.range(0, size)
+                .mapToObj(i -> "127.0.0.1:" + FreePorts.next())
+                .toList();
         this.nodes = new AtomicReferenceArray<>(size);
     }
 
@@ -72,8 +74,15 @@ final class TestCluster implements AutoCloseable {
 
     KvStoreConfig config(int i) {
         String[] hp = peers.get(i).split(":");
-        KvStoreConfig base = KvStoreConfig.of(hp[0], Integer.parseInt(hp[1]), peers.size() == 1 ? List.of() : peers,
-                dataDir(i), SECRET, Set.of(KS)).withTimeouts(600, 5000).withHttpAddress(httpAddress(i));
+        KvStoreConfig base = KvStoreConfig.of(
+                        hp[0],
+                        Integer.parseInt(hp[1]),
+                        peers.size() == 1 ? List.of() : peers,
+                        dataDir(i),
+                        SECRET,
+                        Set.of(KS))
+                .withTimeouts(600, 5000)
+                .withHttpAddress(httpAddress(i));
         return tweak.apply(i, base);
     }
 
@@ -122,7 +131,8 @@ final class TestCluster implements AutoCloseable {
     /** The store generation directory node {@code i} is running on (kv/ACTIVE). */
     String activeGeneration(int i) {
         try {
-            return Files.readString(dataDir(i).resolve("kv").resolve("ACTIVE"), StandardCharsets.UTF_8).trim();
+            return Files.readString(dataDir(i).resolve("kv").resolve("ACTIVE"), StandardCharsets.UTF_8)
+                    .trim();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -162,7 +172,8 @@ final class TestCluster implements AutoCloseable {
         Await.until(WAIT, "a ready leader", () -> {
             for (int i = 0; i < nodes.length(); i++) {
                 RaftKvStore n = nodes.get(i);
-                if (n != null && n.cluster().leader() != null
+                if (n != null
+                        && n.cluster().leader() != null
                         && n.cluster().leader().equals(n.cluster().self())
                         && n.readiness().ready()) {
                     found[0] = i;
@@ -175,7 +186,10 @@ final class TestCluster implements AutoCloseable {
     }
 
     void awaitAllReady() {
-        Await.until(WAIT, "every running node ready", () -> running().stream().allMatch(n -> n.readiness().ready()));
+        Await.until(
+                WAIT,
+                "every running node ready",
+                () -> running().stream().allMatch(n -> n.readiness().ready()));
     }
 
     /**
@@ -235,7 +249,9 @@ final class TestCluster implements AutoCloseable {
 
     /** Waits until every running node holds the same data at the same revision. */
     void awaitIdentical() {
-        Await.until(WAIT, "identical replicas",
+        Await.until(
+                WAIT,
+                "identical replicas",
                 () -> running().stream().map(TestCluster::digest).distinct().count() <= 1);
     }
 
@@ -296,8 +312,6 @@ final class TestCluster implements AutoCloseable {
             throw new IllegalStateException(e);
         }
     }
-
-
 
     @Override
     public void close() {

@@ -25,10 +25,22 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class WriteLoad implements AutoCloseable {
     /** How a write ended, as the client saw it. */
-    enum Outcome { ACKNOWLEDGED, NOT_COMMITTED, UNKNOWN, HUNG, OTHER }
+    enum Outcome {
+        ACKNOWLEDGED,
+        NOT_COMMITTED,
+        UNKNOWN,
+        HUNG,
+        OTHER
+    }
 
-    record Write(String key, String value, Outcome outcome, long revision, Throwable error, long startedNanos,
-                 long endedNanos) {}
+    record Write(
+            String key,
+            String value,
+            Outcome outcome,
+            long revision,
+            Throwable error,
+            long startedNanos,
+            long endedNanos) {}
 
     private final TestCluster cluster;
     private final long hangAfterMs;
@@ -113,7 +125,9 @@ final class WriteLoad implements AutoCloseable {
         for (Outcome o : Outcome.values()) {
             List<Write> ws = with(o);
             out.append(o).append('=').append(ws.size());
-            ws.stream().filter(w -> w.error() != null).findFirst()
+            ws.stream()
+                    .filter(w -> w.error() != null)
+                    .findFirst()
                     .ifPresent(w -> out.append(" (e.g. ").append(w.error()).append(')'));
             out.append("; ");
         }

@@ -35,6 +35,7 @@ class ReadModifyWriteTest {
 
     @TempDir
     static Path dir;
+
     static RaftKvStore store;
 
     @BeforeAll
@@ -63,15 +64,16 @@ class ReadModifyWriteTest {
     @Test
     void proposeForRevisionCompletesWithTheRevisionOfTheWrite(TestInfo info) throws Exception {
         byte[] key = key(info);
-        long revision = await(new ReadModifyWrite(store).run("the key",
-                () -> Step.proposeForRevision(Command.putIfRevision(KS, key, bytes("v1"), 0))));
+        long revision = await(new ReadModifyWrite(store)
+                .run("the key", () -> Step.proposeForRevision(Command.putIfRevision(KS, key, bytes("v1"), 0))));
         assertEquals(store.get(KS, key).modRevision(), revision);
     }
 
     @Test
     void anAnswerWritesNothing() throws Exception {
         long before = store.revision();
-        assertEquals("nothing to do", await(new ReadModifyWrite(store).run("the key", () -> Step.answer("nothing to do"))));
+        assertEquals(
+                "nothing to do", await(new ReadModifyWrite(store).run("the key", () -> Step.answer("nothing to do"))));
         assertEquals(before, store.revision());
     }
 
@@ -103,7 +105,9 @@ class ReadModifyWriteTest {
         });
         ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(WAIT_S, TimeUnit.SECONDS));
         assertInstanceOf(StoreUnavailableException.class, e.getCause());
-        assertEquals("the key changed under 3 attempts in a row; try again", e.getCause().getMessage());
+        assertEquals(
+                "the key changed under 3 attempts in a row; try again",
+                e.getCause().getMessage());
         assertEquals(3, attempts.get());
         assertNull(store.get(KS, key));
     }
@@ -123,9 +127,10 @@ class ReadModifyWriteTest {
     @Test
     void aCallerToWhomEveryLostRaceIsAnAnswerGetsItsAnswer(TestInfo info) throws Exception {
         byte[] key = key(info);
-        boolean result = await(new ReadModifyWrite(store, 2).run(
-                () -> Step.propose(Command.putIfRevision(KS, key, bytes("never"), 12345), true),
-                () -> CompletableFuture.completedFuture(false)));
+        boolean result = await(new ReadModifyWrite(store, 2)
+                .run(
+                        () -> Step.propose(Command.putIfRevision(KS, key, bytes("never"), 12345), true),
+                        () -> CompletableFuture.completedFuture(false)));
         assertEquals(false, result);
     }
 
@@ -167,8 +172,9 @@ class ReadModifyWriteTest {
                 attempts.incrementAndGet();
                 KvEntry e = store.get(KS, key);
                 int next = e == null ? 1 : Integer.parseInt(new String(e.value(), StandardCharsets.UTF_8)) + 1;
-                return Step.<Void>propose(Command.putIfRevision(KS, key, bytes(Integer.toString(next)),
-                        e == null ? 0 : e.modRevision()), null);
+                return Step.<Void>propose(
+                        Command.putIfRevision(KS, key, bytes(Integer.toString(next)), e == null ? 0 : e.modRevision()),
+                        null);
             }));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(WAIT_S, TimeUnit.SECONDS);

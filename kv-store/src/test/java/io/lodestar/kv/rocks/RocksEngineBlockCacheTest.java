@@ -28,7 +28,8 @@ class RocksEngineBlockCacheTest {
     /** 4 MiB that LZ4 cannot shrink, then reopened: recovery flushes the memtable, so reads go to table files. */
     @BeforeEach
     void writeTableFiles() {
-        try (RocksEngine engine = open(); RocksEngine.Batch b = engine.newBatch()) {
+        try (RocksEngine engine = open();
+                RocksEngine.Batch b = engine.newBatch()) {
             for (long rev = 1; rev <= ENTRIES; rev++) {
                 byte[] value = new byte[1024];
                 new Random(rev).nextBytes(value);
@@ -51,11 +52,14 @@ class RocksEngineBlockCacheTest {
 
             assertEquals(ENTRIES, swept.size());
             assertEquals(ENTRIES, ByteBuffer.wrap(last.key(), 1, 8).getLong());
-            assertEquals(scanned.stream().map(e -> ByteBuffer.wrap(e.key())).toList(),
+            assertEquals(
+                    scanned.stream().map(e -> ByteBuffer.wrap(e.key())).toList(),
                     swept.stream().map(e -> ByteBuffer.wrap(e.key())).toList());
             assertTrue(afterSweep - before < 512 << 10, "a sweep cached " + (afterSweep - before) + " bytes");
             assertEquals(afterSweep, afterUncachedGet, "an uncached get changed the block cache");
-            assertTrue(afterScan - afterUncachedGet > 2 << 20, "a scan cached only " + (afterScan - afterUncachedGet) + " bytes");
+            assertTrue(
+                    afterScan - afterUncachedGet > 2 << 20,
+                    "a scan cached only " + (afterScan - afterUncachedGet) + " bytes");
         }
     }
 
@@ -77,7 +81,8 @@ class RocksEngineBlockCacheTest {
             // without filters each miss caches the block its key would be in: all 4 MiB of them;
             // with them only the false positives (about 1 %) read a block
             assertTrue(afterMisses - before < 1 << 20, ENTRIES + " misses cached " + (afterMisses - before) + " bytes");
-            assertTrue(afterHits - afterMisses > 100 << 10, "40 hits cached only " + (afterHits - afterMisses) + " bytes");
+            assertTrue(
+                    afterHits - afterMisses > 100 << 10, "40 hits cached only " + (afterHits - afterMisses) + " bytes");
         }
     }
 

@@ -31,17 +31,24 @@ class RocksEngineScanFromTest {
             assertEquals(List.of(256L, 70_000L), revisions(engine.scanFrom("log", LOG, at(LOG, 256), 100)));
             assertEquals(List.of(255L, 256L), revisions(engine.scanFrom("log", LOG, at(LOG, 3), 2)), "limit");
             assertEquals(List.of(), revisions(engine.scanFrom("log", LOG, at(LOG, 70_001), 100)), "past the end");
-            assertEquals(List.of(1L, 2L, 255L, 256L, 70_000L),
-                    revisions(engine.scanFrom("log", LOG, new byte[] {'a'}, 100)), "a start before the prefix");
+            assertEquals(
+                    List.of(1L, 2L, 255L, 256L, 70_000L),
+                    revisions(engine.scanFrom("log", LOG, new byte[] {'a'}, 100)),
+                    "a start before the prefix");
             assertEquals(List.of(), revisions(engine.scanFrom("log", LOG, new byte[] {'e'}, 100)), "a start after it");
         }
     }
 
     private static byte[] at(byte[] prefix, long revision) {
-        return ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(revision).array();
+        return ByteBuffer.allocate(prefix.length + 8)
+                .put(prefix)
+                .putLong(revision)
+                .array();
     }
 
     private static List<Long> revisions(List<KvEntry> entries) {
-        return entries.stream().map(e -> ByteBuffer.wrap(e.key(), 1, 8).getLong()).toList();
+        return entries.stream()
+                .map(e -> ByteBuffer.wrap(e.key(), 1, 8).getLong())
+                .toList();
     }
 }

@@ -46,7 +46,7 @@ class RocksEngineTest {
     @Test
     void nothingInABatchIsVisibleBeforeCommit() {
         try (RocksEngine engine = open(tmp.resolve("db"));
-             RocksEngine.Batch batch = engine.newBatch()) {
+                RocksEngine.Batch batch = engine.newBatch()) {
             batch.put("config", entry("a", "1", 1, 1));
             assertNull(engine.get("config", bytes("a")));
             assertEquals(0, engine.appliedIndex());
@@ -111,7 +111,8 @@ class RocksEngineTest {
                 b.put("naming", entry("app/z", "other keyspace", 1, 1));
             });
 
-            assertEquals(List.of("app/a", "app/a/x", "app/b", "app/c"), keys(engine.scan("config", bytes("app/"), 100)));
+            assertEquals(
+                    List.of("app/a", "app/a/x", "app/b", "app/c"), keys(engine.scan("config", bytes("app/"), 100)));
             assertEquals(List.of("app/a", "app/a/x"), keys(engine.scan("config", bytes("app/"), 2)));
             assertEquals(List.of(), keys(engine.scan("config", bytes("zzz"), 100)));
             assertEquals(List.of("app/z"), keys(engine.scan("naming", bytes("app/"), 100)));
@@ -218,7 +219,8 @@ class RocksEngineTest {
         }
 
         int after = openFileDescriptors();
-        assertTrue(after - before <= 8,
+        assertTrue(
+                after - before <= 8,
                 "open file descriptors grew from " + before + " to " + after + " over 40 open/close cycles");
         try (RocksEngine engine = open(dir)) {
             assertEquals(44, engine.appliedIndex(), "the last cycle's write is there and the LOCK was released");
@@ -257,7 +259,9 @@ class RocksEngineTest {
         Files.write(manifest, garbage());
 
         StorageException e = assertThrows(StorageException.class, () -> open(dir));
-        assertTrue(e.getMessage().contains(dir.toString()) || e.getMessage().contains(manifest.getFileName().toString()),
+        assertTrue(
+                e.getMessage().contains(dir.toString())
+                        || e.getMessage().contains(manifest.getFileName().toString()),
                 e.getMessage());
     }
 
@@ -275,7 +279,8 @@ class RocksEngineTest {
         }
 
         int after = openFileDescriptors();
-        assertTrue(after - before <= 8,
+        assertTrue(
+                after - before <= 8,
                 "open file descriptors grew from " + before + " to " + after + " over 30 failed opens");
     }
 

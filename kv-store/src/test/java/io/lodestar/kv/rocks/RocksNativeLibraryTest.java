@@ -54,14 +54,17 @@ class RocksNativeLibraryTest {
         RocksNativeLibrary.load(cache);
         assertTrue(RocksDB.rocksdbVersion().getMajor() > 0);
         try (Stream<Path> copies = Files.list(cache)) {
-            Path dir = copies.filter(d -> d.getFileName().toString().startsWith("rocksdbjni-")).findFirst().orElseThrow();
-            assertArrayEquals(jarLibrary(), Files.readAllBytes(dir.resolve(Environment.getJniLibraryFileName("rocksdbjni"))));
+            Path dir = copies.filter(d -> d.getFileName().toString().startsWith("rocksdbjni-"))
+                    .findFirst()
+                    .orElseThrow();
+            assertArrayEquals(
+                    jarLibrary(), Files.readAllBytes(dir.resolve(Environment.getJniLibraryFileName("rocksdbjni"))));
         }
     }
 
     private static byte[] jarLibrary() throws Exception {
-        try (InputStream in = RocksDB.class.getClassLoader()
-                .getResourceAsStream(Environment.getJniLibraryFileName("rocksdb"))) {
+        try (InputStream in =
+                RocksDB.class.getClassLoader().getResourceAsStream(Environment.getJniLibraryFileName("rocksdb"))) {
             return in.readAllBytes();
         }
     }

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 public final class Await {
     /** How long {@link #until(String, BooleanSupplier)} waits. */
     public static final Duration DEADLINE = Duration.ofSeconds(10);
+
     private static final long POLL_MILLIS = 10;
 
     private Await() {}
@@ -56,8 +57,9 @@ public final class Await {
         long end = start + duration.toNanos();
         while (true) {
             if (!check.getAsBoolean()) {
-                throw new AssertionError("no longer so after " + Duration.ofNanos(System.nanoTime() - start).toMillis()
-                        + " ms of " + duration + ": " + what + " " + state.get());
+                throw new AssertionError("no longer so after "
+                        + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms of " + duration + ": " + what
+                        + " " + state.get());
             }
             if (System.nanoTime() - end >= 0) {
                 return;

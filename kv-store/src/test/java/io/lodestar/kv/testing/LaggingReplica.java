@@ -57,12 +57,18 @@ public final class LaggingReplica implements KvStore {
 
     @Override
     public List<KvEntry> scan(String keyspace, byte[] prefix, int limit) {
-        return store.scan(keyspace, prefix, Integer.MAX_VALUE).stream().filter(this::applied).limit(limit).toList();
+        return store.scan(keyspace, prefix, Integer.MAX_VALUE).stream()
+                .filter(this::applied)
+                .limit(limit)
+                .toList();
     }
 
     @Override
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
-        return store.scanFrom(keyspace, prefix, startKey, Integer.MAX_VALUE).stream().filter(this::applied).limit(limit).toList();
+        return store.scanFrom(keyspace, prefix, startKey, Integer.MAX_VALUE).stream()
+                .filter(this::applied)
+                .limit(limit)
+                .toList();
     }
 
     @Override

@@ -26,10 +26,13 @@ public final class OneNodeStore {
      * the Raft group's stored configuration names it.
      */
     public static RaftKvStore start(Path dir, int port, Set<String> keyspaces) throws Exception {
-        RaftKvStore store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
-                "one-node-test-secret".getBytes(StandardCharsets.UTF_8), keyspaces));
+        RaftKvStore store = RaftKvStore.start(KvStoreConfig.of(
+                "127.0.0.1", port, List.of(), dir, "one-node-test-secret".getBytes(StandardCharsets.UTF_8), keyspaces));
         try {
-            Await.until(READY_WITHIN, "the store ready", () -> store.readiness().ready(),
+            Await.until(
+                    READY_WITHIN,
+                    "the store ready",
+                    () -> store.readiness().ready(),
                     () -> store.readiness().reason());
         } catch (AssertionError notReady) {
             store.close();

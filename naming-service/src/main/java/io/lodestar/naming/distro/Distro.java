@@ -88,6 +88,7 @@ public final class Distro implements AutoCloseable {
     private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
     /** A sync is scheduled: set by the first change after a quiet spell, cleared by the sync that finds none left. */
     private final AtomicBoolean syncArmed = new AtomicBoolean();
+
     private final Set<ServiceKey> ownedElsewhere = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "naming-distro");
@@ -96,7 +97,8 @@ public final class Distro implements AutoCloseable {
     });
     private volatile boolean loaded;
 
-    public Distro(PeerChannel channel, DistroRing ring, EphemeralRegistry registry, LocalWrites local, Options options) {
+    public Distro(
+            PeerChannel channel, DistroRing ring, EphemeralRegistry registry, LocalWrites local, Options options) {
         this.channel = channel;
         this.ring = ring;
         this.registry = registry;
@@ -121,10 +123,12 @@ public final class Distro implements AutoCloseable {
             return CompletableFuture.completedFuture(new byte[0]);
         });
         channel.handle(VERIFY, (from, body) -> CompletableFuture.completedFuture(onVerify(from, body)));
-        channel.handle(ALL, (from, body) -> CompletableFuture.completedFuture(
-                DistroCodec.encode(out -> DistroCodec.writeCopies(out, allCopies()))));
-        timer.scheduleWithFixedDelay(this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(),
-                TimeUnit.MILLISECONDS);
+        channel.handle(
+                ALL,
+                (from, body) -> CompletableFuture.completedFuture(
+                        DistroCodec.encode(out -> DistroCodec.writeCopies(out, allCopies()))));
+        timer.scheduleWithFixedDelay(
+                this::verifySafely, options.verifyIntervalMs(), options.verifyIntervalMs(), TimeUnit.MILLISECONDS);
         // here, not on the timer: a node without peers must count as loaded (and age its instances) at once
         loadFromPeers(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.initialLoadTimeoutMs()));
         return this;
@@ -156,21 +160,25 @@ public final class Distro implements AutoCloseable {
         }
         byte[] body = DistroCodec.encode(out -> EphemeralWrite.write(out, write));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
-        return forward(owner, body, deadline).handle((answer, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(answerOf(write, answer));
-            }
-            if (notReady(error)) {
-                return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException("the owner " + owner
-                        + " of " + write.service().groupedName() + " is starting and cannot take writes yet; retry"));
-            }
-            if (!copyWhole) {
-                return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException("this node is still "
-                        + "copying its peers' ephemeral instances and the service's owner " + owner
-                        + " could not take the write; retry, or send it to another member"));
-            }
-            return toHeir(write, owner, body, deadline, error);
-        }).thenCompose(f -> f);
+        return forward(owner, body, deadline)
+                .handle((answer, error) -> {
+                    if (error == null) {
+                        return CompletableFuture.completedFuture(answerOf(write, answer));
+                    }
+                    if (notReady(error)) {
+                        return CompletableFuture.<BeatResult>failedFuture(new StoreUnavailableException(
+                                "the owner " + owner + " of " + write.service().groupedName()
+                                        + " is starting and cannot take writes yet; retry"));
+                    }
+                    if (!copyWhole) {
+                        return CompletableFuture.<BeatResult>failedFuture(
+                                new StoreUnavailableException("this node is still "
+                                        + "copying its peers' ephemeral instances and the service's owner " + owner
+                                        + " could not take the write; retry, or send it to another member"));
+                    }
+                    return toHeir(write, owner, body, deadline, error);
+                })
+                .thenCompose(f -> f);
     }
 
     /**
@@ -179,22 +187,32 @@ public final class Distro implements AutoCloseable {
      * beats, also while this node still counts the owner live. Applied here if this node is the
      * heir or the heir cannot be reached either.
      */
-    private CompletableFuture<BeatResult> toHeir(EphemeralWrite write, String owner, byte[] body, long deadline,
-                                                 Throwable ownerError) {
+    private CompletableFuture<BeatResult> toHeir(
+            EphemeralWrite write, String owner, byte[] body, long deadline, Throwable ownerError) {
         List<String> rest = ring.live().stream().filter(m -> !m.equals(owner)).toList();
         String heir = DistroRing.ownerAmong(rest, write.service());
         if (heir.equals(ring.self())) {
-            LOG.debug("owner {} of {} unreachable ({}); applying the write here", owner, write.service(), ownerError.toString());
+            LOG.debug(
+                    "owner {} of {} unreachable ({}); applying the write here",
+                    owner,
+                    write.service(),
+                    ownerError.toString());
             return local.applyLocally(write);
         }
-        return forward(heir, body, deadline).handle((answer, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(answerOf(write, answer));
-            }
-            LOG.debug("owner {} and heir {} of {} unreachable ({}); applying the write here", owner, heir,
-                    write.service(), error.toString());
-            return local.applyLocally(write);
-        }).thenCompose(f -> f);
+        return forward(heir, body, deadline)
+                .handle((answer, error) -> {
+                    if (error == null) {
+                        return CompletableFuture.completedFuture(answerOf(write, answer));
+                    }
+                    LOG.debug(
+                            "owner {} and heir {} of {} unreachable ({}); applying the write here",
+                            owner,
+                            heir,
+                            write.service(),
+                            error.toString());
+                    return local.applyLocally(write);
+                })
+                .thenCompose(f -> f);
     }
 
     /**
@@ -206,24 +224,31 @@ public final class Distro implements AutoCloseable {
      */
     private CompletableFuture<byte[]> forward(String owner, byte[] body, long deadlineNanos) {
         long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-        return channel.send(owner, WRITE, body, Math.max(1, leftMs)).handle((answer, error) -> {
-            if (error == null || !notReady(error) || leftMs <= NOT_READY_RETRY_MS) {
-                return error == null ? CompletableFuture.completedFuture(answer) : CompletableFuture.<byte[]>failedFuture(error);
-            }
-            CompletableFuture<byte[]> again = new CompletableFuture<>();
-            try {
-                timer.schedule(() -> forward(owner, body, deadlineNanos).whenComplete((a, e) -> {
-                    if (e == null) {
-                        again.complete(a);
-                    } else {
-                        again.completeExceptionally(notReady(e) ? e : error);
+        return channel.send(owner, WRITE, body, Math.max(1, leftMs))
+                .handle((answer, error) -> {
+                    if (error == null || !notReady(error) || leftMs <= NOT_READY_RETRY_MS) {
+                        return error == null
+                                ? CompletableFuture.completedFuture(answer)
+                                : CompletableFuture.<byte[]>failedFuture(error);
                     }
-                }), NOT_READY_RETRY_MS, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closed) {
-                again.completeExceptionally(error);
-            }
-            return again;
-        }).thenCompose(f -> f);
+                    CompletableFuture<byte[]> again = new CompletableFuture<>();
+                    try {
+                        timer.schedule(
+                                () -> forward(owner, body, deadlineNanos).whenComplete((a, e) -> {
+                                    if (e == null) {
+                                        again.complete(a);
+                                    } else {
+                                        again.completeExceptionally(notReady(e) ? e : error);
+                                    }
+                                }),
+                                NOT_READY_RETRY_MS,
+                                TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException closed) {
+                        again.completeExceptionally(error);
+                    }
+                    return again;
+                })
+                .thenCompose(f -> f);
     }
 
     /**
@@ -244,11 +269,13 @@ public final class Distro implements AutoCloseable {
 
     private CompletableFuture<byte[]> onWrite(byte[] body) {
         if (!loaded) { // the sender, which holds a whole copy, applies the write itself
-            return CompletableFuture.failedFuture(new StoreUnavailableException("still copying the peers' ephemeral instances"));
+            return CompletableFuture.failedFuture(
+                    new StoreUnavailableException("still copying the peers' ephemeral instances"));
         }
         EphemeralWrite write = DistroCodec.decode(body, EphemeralWrite::read);
         return local.applyLocally(write).handle((result, error) -> {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause =
+                    error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             Optional<ServiceCopy> copy = registry.copy(write.service());
             return DistroCodec.encode(out -> {
                 if (cause == null) {
@@ -285,8 +312,9 @@ public final class Distro implements AutoCloseable {
                 }
                 case 2 -> failure = new InvalidRequestException(Fields.readString(in), Fields.readString(in));
                 case 3 -> failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
-                default -> failure = new StoreUnavailableException("the service's owner failed the write: "
-                        + Fields.readString(in));
+                default ->
+                    failure = new StoreUnavailableException(
+                            "the service's owner failed the write: " + Fields.readString(in));
             }
             DistroCodec.readCopies(in).forEach(this::merge);
             DistroCodec.readKeys(in).forEach(this::drop);
@@ -427,12 +455,14 @@ public final class Distro implements AutoCloseable {
                 if (peer.equals(self)) {
                     continue;
                 }
-                channel.send(peer, VERIFY, body, options.requestTimeoutMs()).thenAccept(answer -> {
-                    send(List.of(peer), DistroCodec.decode(answer, DistroCodec::readKeys));
-                }).exceptionally(error -> {
-                    LOG.debug("verify with {} failed: {}", peer, error.toString());
-                    return null;
-                });
+                channel.send(peer, VERIFY, body, options.requestTimeoutMs())
+                        .thenAccept(answer -> {
+                            send(List.of(peer), DistroCodec.decode(answer, DistroCodec::readKeys));
+                        })
+                        .exceptionally(error -> {
+                            LOG.debug("verify with {} failed: {}", peer, error.toString());
+                            return null;
+                        });
             }
         } catch (RuntimeException e) {
             LOG.warn("Distro verification failed; the next one retries", e);
@@ -468,7 +498,9 @@ public final class Distro implements AutoCloseable {
         }
         if (theirLive.contains(from)) { // as a sender always counts itself live; else the list says nothing
             for (ServiceKey s : registry.services()) {
-                if (!theirs.containsKey(s) && ring.owner(s).equals(from) && DistroRing.ownerAmong(theirLive, s).equals(from)) {
+                if (!theirs.containsKey(s)
+                        && ring.owner(s).equals(from)
+                        && DistroRing.ownerAmong(theirLive, s).equals(from)) {
                     drop(s);
                 }
             }
@@ -486,7 +518,8 @@ public final class Distro implements AutoCloseable {
         List<String> peers = ring.peers();
         if (peers.isEmpty() || System.nanoTime() > deadlineNanos) {
             if (!peers.isEmpty()) {
-                LOG.warn("no peer gave its ephemeral instances within {} ms; serving what this node has",
+                LOG.warn(
+                        "no peer gave its ephemeral instances within {} ms; serving what this node has",
                         options.initialLoadTimeoutMs());
             }
             loaded = true;

@@ -55,7 +55,8 @@ final class DistroCodec {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
             byte version = in.readByte();
             if (version != VERSION) {
-                throw new IllegalArgumentException("Distro message version " + version + ", this node speaks " + VERSION);
+                throw new IllegalArgumentException(
+                        "Distro message version " + version + ", this node speaks " + VERSION);
             }
             return reader.read(in);
         } catch (IOException e) {
@@ -96,8 +97,16 @@ final class DistroCodec {
     }
 
     static Instance readInstance(DataInputStream in) throws IOException {
-        return new Instance(Fields.readOptional(in), Fields.readString(in), in.readInt(), in.readDouble(),
-                in.readBoolean(), in.readBoolean(), in.readBoolean(), Fields.readString(in), Fields.readMap(in));
+        return new Instance(
+                Fields.readOptional(in),
+                Fields.readString(in),
+                in.readInt(),
+                in.readDouble(),
+                in.readBoolean(),
+                in.readBoolean(),
+                in.readBoolean(),
+                Fields.readString(in),
+                Fields.readMap(in));
     }
 
     /** Copies: per service its key, then per address the version, a live flag and the instance or address. */
@@ -127,8 +136,10 @@ final class DistroCodec {
             List<ServiceCopy.Entry> entries = new ArrayList<>(m);
             for (int i = 0; i < m; i++) {
                 long version = in.readLong();
-                entries.add(in.readBoolean() ? ServiceCopy.Entry.live(readInstance(in), version)
-                        : ServiceCopy.Entry.removed(readAddress(in), version));
+                entries.add(
+                        in.readBoolean()
+                                ? ServiceCopy.Entry.live(readInstance(in), version)
+                                : ServiceCopy.Entry.removed(readAddress(in), version));
             }
             out.add(new ServiceCopy(key, entries));
         }
@@ -224,8 +235,13 @@ final class DistroCodec {
         if (!in.readBoolean()) {
             return Optional.empty();
         }
-        return Optional.of(new BeatInfo(Fields.readString(in), in.readInt(), in.readDouble(), Fields.readOptional(in),
-                Fields.readMap(in), Fields.readOptional(in)));
+        return Optional.of(new BeatInfo(
+                Fields.readString(in),
+                in.readInt(),
+                in.readDouble(),
+                Fields.readOptional(in),
+                Fields.readMap(in),
+                Fields.readOptional(in)));
     }
 
     private static int count(DataInputStream in) throws IOException {

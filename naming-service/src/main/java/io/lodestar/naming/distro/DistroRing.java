@@ -58,7 +58,11 @@ public final class DistroRing {
             live.add(v.self());
         }
         live.sort(null);
-        return new Members(v.self(), List.copyOf(live), live.stream().filter(a -> !a.equals(v.self())).toList(), now);
+        return new Members(
+                v.self(),
+                List.copyOf(live),
+                live.stream().filter(a -> !a.equals(v.self())).toList(),
+                now);
     }
 
     /** This node's address. */

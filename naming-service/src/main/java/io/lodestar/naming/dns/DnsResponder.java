@@ -72,8 +72,17 @@ final class DnsResponder {
         this.source = source;
         try {
             this.zone = Name.fromString(settings.zone(), Name.root);
-            this.soa = new SOARecord(zone, DClass.IN, settings.ttl().toSeconds(), Name.fromString("ns", zone),
-                    Name.fromString("hostmaster", zone), 1, 3600, 600, 86400, settings.ttl().toSeconds());
+            this.soa = new SOARecord(
+                    zone,
+                    DClass.IN,
+                    settings.ttl().toSeconds(),
+                    Name.fromString("ns", zone),
+                    Name.fromString("hostmaster", zone),
+                    1,
+                    3600,
+                    600,
+                    86400,
+                    settings.ttl().toSeconds());
         } catch (TextParseException e) {
             throw new IllegalArgumentException("not a DNS name: " + settings.zone(), e);
         }
@@ -113,8 +122,10 @@ final class DnsResponder {
         Record question = questions.get(0);
         int type = question.getType();
         QueryName name = QueryName.parse(question.getName(), zone);
-        if (name.kind() == QueryName.Kind.OUTSIDE || (question.getDClass() != DClass.IN
-                && question.getDClass() != DClass.ANY) || type == Type.AXFR || type == Type.IXFR) {
+        if (name.kind() == QueryName.Kind.OUTSIDE
+                || (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY)
+                || type == Type.AXFR
+                || type == Type.IXFR) {
             return rcode(response, Rcode.REFUSED);
         }
         h.setFlag(Flags.AA);
@@ -157,7 +168,8 @@ final class DnsResponder {
         if (instances.isEmpty()) {
             return nxDomain(response);
         }
-        List<DnsTarget> serving = instances.get().stream().filter(DnsTarget::serves).toList();
+        List<DnsTarget> serving =
+                instances.get().stream().filter(DnsTarget::serves).toList();
         if (name.kind() == QueryName.Kind.INSTANCE) {
             Optional<DnsTarget> instance = serving.stream()
                     .filter(t -> QueryName.instanceLabel(t.ip(), t.port()).equalsIgnoreCase(name.instance()))
@@ -206,7 +218,8 @@ final class DnsResponder {
             Name target;
             try {
                 // an instance registered by host name is its own target; the client resolves it
-                target = address != null ? Name.fromString(QueryName.instanceLabel(t.ip(), t.port()), serviceName)
+                target = address != null
+                        ? Name.fromString(QueryName.instanceLabel(t.ip(), t.port()), serviceName)
                         : Name.fromString(t.ip(), Name.root);
             } catch (TextParseException e) {
                 LOG.debug("no SRV target name for {}:{} under {}: {}", t.ip(), t.port(), serviceName, e.getMessage());

@@ -78,7 +78,11 @@ public final class DnsServer implements AutoCloseable {
         }
         deadlines = new ScheduledThreadPoolExecutor(1, named(DEADLINE_THREAD, false));
         deadlines.setRemoveOnCancelPolicy(true);
-        tcpPool = new ThreadPoolExecutor(settings.tcpThreads(), settings.tcpThreads(), 0, TimeUnit.MILLISECONDS,
+        tcpPool = new ThreadPoolExecutor(
+                settings.tcpThreads(),
+                settings.tcpThreads(),
+                0,
+                TimeUnit.MILLISECONDS,
                 settings.tcpQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.tcpQueue()),
                 named(TCP_THREAD, true));
         tcpListener = new TcpListener(tcp, handler, tcpPool, deadlines, settings.tcpIdleTimeout());

@@ -15,8 +15,16 @@ import java.time.Duration;
  * @param tcpQueue accepted TCP connections waiting for a thread; beyond that they are closed
  * @param tcpIdleTimeout how long a TCP connection may wait for (or within) a query before it is closed
  */
-public record DnsServerSettings(String host, int port, String zone, Duration ttl, int maxUdpPayload,
-                                int udpThreads, int tcpThreads, int tcpQueue, Duration tcpIdleTimeout) {
+public record DnsServerSettings(
+        String host,
+        int port,
+        String zone,
+        Duration ttl,
+        int maxUdpPayload,
+        int udpThreads,
+        int tcpThreads,
+        int tcpQueue,
+        Duration tcpIdleTimeout) {
     public static final int DEFAULT_PORT = 8853;
     public static final String DEFAULT_ZONE = "lodestar.";
     /** Classic DNS over UDP without EDNS. */
@@ -54,18 +62,26 @@ public record DnsServerSettings(String host, int port, String zone, Duration ttl
      * threads, 4 TCP threads with 64 connections queued, TCP idle timeout 5 s.
      */
     public static DnsServerSettings defaults() {
-        return new DnsServerSettings("127.0.0.1", DEFAULT_PORT, DEFAULT_ZONE, Duration.ofSeconds(1),
-                DEFAULT_MAX_UDP_PAYLOAD, 2, 4, 64, Duration.ofSeconds(5));
+        return new DnsServerSettings(
+                "127.0.0.1",
+                DEFAULT_PORT,
+                DEFAULT_ZONE,
+                Duration.ofSeconds(1),
+                DEFAULT_MAX_UDP_PAYLOAD,
+                2,
+                4,
+                64,
+                Duration.ofSeconds(5));
     }
 
     public DnsServerSettings withAddress(String newHost, int newPort) {
-        return new DnsServerSettings(newHost, newPort, zone, ttl, maxUdpPayload, udpThreads, tcpThreads, tcpQueue,
-                tcpIdleTimeout);
+        return new DnsServerSettings(
+                newHost, newPort, zone, ttl, maxUdpPayload, udpThreads, tcpThreads, tcpQueue, tcpIdleTimeout);
     }
 
     public DnsServerSettings withTtl(Duration newTtl) {
-        return new DnsServerSettings(host, port, zone, newTtl, maxUdpPayload, udpThreads, tcpThreads, tcpQueue,
-                tcpIdleTimeout);
+        return new DnsServerSettings(
+                host, port, zone, newTtl, maxUdpPayload, udpThreads, tcpThreads, tcpQueue, tcpIdleTimeout);
     }
 
     public DnsServerSettings withTcp(int threads, int queue, Duration idleTimeout) {

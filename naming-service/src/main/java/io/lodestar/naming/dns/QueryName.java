@@ -50,15 +50,21 @@ record QueryName(Kind kind, String namespace, String group, String service, Stri
                 return service(qname, 1, label(qname, 0));
             case 5:
                 return label(qname, 0).startsWith("_") && label(qname, 1).startsWith("_")
-                        ? service(qname, 2, null) : of(Kind.NONE);
+                        ? service(qname, 2, null)
+                        : of(Kind.NONE);
             default:
                 return of(Kind.NONE);
         }
     }
 
     private static QueryName service(Name qname, int first, String instance) {
-        return new QueryName(instance == null ? Kind.SERVICE : Kind.INSTANCE, label(qname, first + 2),
-                label(qname, first + 1), label(qname, first), instance, first == 0 ? qname : new Name(qname, first));
+        return new QueryName(
+                instance == null ? Kind.SERVICE : Kind.INSTANCE,
+                label(qname, first + 2),
+                label(qname, first + 1),
+                label(qname, first),
+                instance,
+                first == 0 ? qname : new Name(qname, first));
     }
 
     private static QueryName of(Kind kind) {

@@ -41,8 +41,11 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
     }
 
     private void index(ServiceKey service) {
-        byLowerName.computeIfAbsent(lower(service.namespace(), service.group(), service.service()),
-                k -> ConcurrentHashMap.newKeySet()).add(service);
+        byLowerName
+                .computeIfAbsent(
+                        lower(service.namespace(), service.group(), service.service()),
+                        k -> ConcurrentHashMap.newKeySet())
+                .add(service);
     }
 
     private static String lower(String namespace, String group, String service) {

@@ -16,8 +16,7 @@ import java.util.List;
 final class SrvWeights {
     static final int MAX = 65_535;
 
-    private SrvWeights() {
-    }
+    private SrvWeights() {}
 
     /** The SRV weight of each of {@code weights} (all positive), in order. */
     static int[] of(List<Double> weights) {

@@ -42,8 +42,12 @@ final class TcpListener implements Runnable {
     private final int idleTimeoutMs;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
-    TcpListener(ServerSocket serverSocket, PacketHandler handler, ThreadPoolExecutor pool,
-                ScheduledExecutorService deadlines, Duration idleTimeout) {
+    TcpListener(
+            ServerSocket serverSocket,
+            PacketHandler handler,
+            ThreadPoolExecutor pool,
+            ScheduledExecutorService deadlines,
+            Duration idleTimeout) {
         this.serverSocket = serverSocket;
         this.handler = handler;
         this.pool = pool;

@@ -93,7 +93,11 @@ public final class EphemeralRegistry {
     }
 
     /** The result of {@link #removeIfEmpty}. */
-    public enum RemoveOutcome { ABSENT, REMOVED, NOT_EMPTY }
+    public enum RemoveOutcome {
+        ABSENT,
+        REMOVED,
+        NOT_EMPTY
+    }
 
     /** The service's instances in registration order; empty for an unknown service. */
     public List<Instance> instances(ServiceKey service) {

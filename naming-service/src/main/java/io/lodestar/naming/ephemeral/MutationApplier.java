@@ -122,7 +122,8 @@ final class MutationApplier {
     private Outcome expire(ServiceEntry e, long now) {
         boolean changed = false;
         boolean removedAny = false;
-        Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it = e.instances.entrySet().iterator();
+        Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it =
+                e.instances.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<InstanceAddress, ServiceEntry.Slot> entry = it.next();
             ServiceEntry.Slot slot = entry.getValue();
@@ -154,7 +155,8 @@ final class MutationApplier {
     private Outcome merge(ServiceEntry e, ServiceCopy copy, long now) {
         for (ServiceCopy.Entry in : copy.entries()) {
             // checked before anything changes: a bad copy must leave the entry as it was
-            if (in.live() && (!in.instance().ephemeral() || !in.instance().address().equals(in.address()))) {
+            if (in.live()
+                    && (!in.instance().ephemeral() || !in.instance().address().equals(in.address()))) {
                 throw new IllegalArgumentException("a copy holds ephemeral instances at their own address only: " + in);
             }
         }

@@ -57,7 +57,8 @@ final class ServiceEntry {
 
     /** Makes the current state visible to readers; called after every visible change. */
     void publish() {
-        List<Instance> list = instances.values().stream().map(slot -> slot.instance).toList();
+        List<Instance> list =
+                instances.values().stream().map(slot -> slot.instance).toList();
         published = new Published(new ServiceSnapshot(service, list));
     }
 

@@ -60,6 +60,7 @@ public final class HealthChecker implements AutoCloseable {
     public static final int DEFAULT_MAX_IN_FLIGHT = 512;
     /** A flip not yet seen stored after this many intervals is asked again. */
     static final int RETRY_INTERVALS = 3;
+
     static final String SCHEDULER_THREAD = "health-check-scheduler";
     static final String RESOLVER_THREAD = "health-check-resolver";
     private static final int RESOLVER_QUEUE = 1024;
@@ -78,6 +79,7 @@ public final class HealthChecker implements AutoCloseable {
     private final AtomicLong probesRefused = new AtomicLong();
     /** Why a target was last not probed, by id; read by any thread. */
     private final Map<String, String> refusals = new ConcurrentHashMap<>();
+
     private volatile boolean closed;
     private boolean started;
 
@@ -91,14 +93,25 @@ public final class HealthChecker implements AutoCloseable {
      * most {@code maxInFlight} probes at once, with a new {@link TcpProbe} and {@link HttpProbe}.
      * Nothing runs until {@link #start()}.
      */
-    public HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, ProbeScope scope,
-                         Duration tick, int maxInFlight) {
+    public HealthChecker(
+            ProbeTargets targets,
+            HealthSink sink,
+            BooleanSupplier isLeader,
+            ProbeScope scope,
+            Duration tick,
+            int maxInFlight) {
         this(targets, sink, isLeader, scope, tick, maxInFlight, defaultProbes());
     }
 
     /** As above with the given probes (closed with the checker); for tests. */
-    HealthChecker(ProbeTargets targets, HealthSink sink, BooleanSupplier isLeader, ProbeScope scope, Duration tick,
-                  int maxInFlight, Map<CheckerType, Probe> probes) {
+    HealthChecker(
+            ProbeTargets targets,
+            HealthSink sink,
+            BooleanSupplier isLeader,
+            ProbeScope scope,
+            Duration tick,
+            int maxInFlight,
+            Map<CheckerType, Probe> probes) {
         if (tick.isNegative() || tick.isZero()) {
             throw new IllegalArgumentException("tick must be positive: " + tick);
         }
@@ -113,8 +126,13 @@ public final class HealthChecker implements AutoCloseable {
         this.maxInFlight = maxInFlight;
         this.probes = new EnumMap<>(probes);
         this.scheduler = new ScheduledThreadPoolExecutor(1, r -> daemon(r, SCHEDULER_THREAD));
-        this.resolver = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(RESOLVER_QUEUE), r -> daemon(r, RESOLVER_THREAD));
+        this.resolver = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(RESOLVER_QUEUE),
+                r -> daemon(r, RESOLVER_THREAD));
     }
 
     private static Map<CheckerType, Probe> defaultProbes() {
@@ -202,7 +220,8 @@ public final class HealthChecker implements AutoCloseable {
             }
             TargetHealth state = states.get(target.id());
             if (state == null || state.probedDifferently(target)) {
-                long firstDelay = ThreadLocalRandom.current().nextLong(target.settings().interval().toNanos());
+                long firstDelay = ThreadLocalRandom.current()
+                        .nextLong(target.settings().interval().toNanos());
                 state = new TargetHealth(target, now + firstDelay);
                 states.put(target.id(), state);
             } else {
@@ -241,7 +260,9 @@ public final class HealthChecker implements AutoCloseable {
         inFlight++;
         Probe probe = probes.get(target.settings().type());
         if (probe == null) {
-            onResult(state, ProbeResult.unknown("no probe for " + target.settings().type()));
+            onResult(
+                    state,
+                    ProbeResult.unknown("no probe for " + target.settings().type()));
             return;
         }
         if (isIpLiteral(target.ip())) {
@@ -302,8 +323,11 @@ public final class HealthChecker implements AutoCloseable {
             return;
         }
         if (!refusal.equals(refusals.put(state.target.id(), refusal))) {
-            LOG.info("health check: not probing {}:{}: {}; its health stays as stored", state.target.ip(),
-                    state.target.probePort(), refusal);
+            LOG.info(
+                    "health check: not probing {}:{}: {}; its health stays as stored",
+                    state.target.ip(),
+                    state.target.probePort(),
+                    refusal);
         }
     }
 
@@ -324,12 +348,18 @@ public final class HealthChecker implements AutoCloseable {
         if (flip == null || !leading()) {
             return;
         }
-        LOG.info("health check: {} is {} after {} {} in a row (last: {})", state.target.id(),
-                flip ? "healthy" : "unhealthy", state.streak(), up ? "successes" : "failures", result.detail());
+        LOG.info(
+                "health check: {} is {} after {} {} in a row (last: {})",
+                state.target.id(),
+                flip ? "healthy" : "unhealthy",
+                state.streak(),
+                up ? "successes" : "failures",
+                result.detail());
         try {
             sink.flip(state.target.id(), flip);
         } catch (RuntimeException e) {
-            LOG.warn("reporting the health of {} failed; it is asked again if it does not change", state.target.id(), e);
+            LOG.warn(
+                    "reporting the health of {} failed; it is asked again if it does not change", state.target.id(), e);
         }
     }
 
@@ -343,7 +373,9 @@ public final class HealthChecker implements AutoCloseable {
             return false;
         }
         for (String part : parts) {
-            if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')
+            if (part.isEmpty()
+                    || part.length() > 3
+                    || !part.chars().allMatch(c -> c >= '0' && c <= '9')
                     || Integer.parseInt(part) > 255) {
                 return false;
             }

@@ -82,11 +82,15 @@ public final class HttpProbe implements Probe {
         try {
             uri = uri(host, target.getPort(), settings.path());
         } catch (URISyntaxException e) {
-            return CompletableFuture.completedFuture(ProbeResult.down("no valid URL for " + host + ":"
-                    + target.getPort() + settings.path() + ": " + e.getMessage()));
+            return CompletableFuture.completedFuture(ProbeResult.down(
+                    "no valid URL for " + host + ":" + target.getPort() + settings.path() + ": " + e.getMessage()));
         }
         Duration timeout = settings.timeout();
-        HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(timeout).header("User-Agent", USER_AGENT).build();
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .GET()
+                .timeout(timeout)
+                .header("User-Agent", USER_AGENT)
+                .build();
         try {
             return client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                     // the client's timeout covers connect and headers; this also bounds the rare case it misses

@@ -43,14 +43,19 @@ public final class PersistentHealthChecks implements AutoCloseable {
     private volatile long readVersion = -1;
     private final AtomicLong reads = new AtomicLong();
 
-    private PersistentHealthChecks(NamingService naming, BooleanSupplier isLeader, ProbeScope scope, Duration refresh,
-                                   Duration tick, Duration probeInterval) {
+    private PersistentHealthChecks(
+            NamingService naming,
+            BooleanSupplier isLeader,
+            ProbeScope scope,
+            Duration refresh,
+            Duration tick,
+            Duration probeInterval) {
         this.naming = naming;
         this.refresh = refresh;
         this.probeInterval = probeInterval;
         this.scope = scope;
-        this.checker = new HealthChecker(this::current, this::flip, isLeader, scope, tick,
-                HealthChecker.DEFAULT_MAX_IN_FLIGHT);
+        this.checker = new HealthChecker(
+                this::current, this::flip, isLeader, scope, tick, HealthChecker.DEFAULT_MAX_IN_FLIGHT);
     }
 
     /**
@@ -58,14 +63,24 @@ public final class PersistentHealthChecks implements AutoCloseable {
      * checker's default tick, re-reading the instances at most once a second, when they changed.
      */
     public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, ProbeScope scope) {
-        return start(naming, isLeader, scope, Duration.ofSeconds(1), HealthChecker.DEFAULT_TICK,
+        return start(
+                naming,
+                isLeader,
+                scope,
+                Duration.ofSeconds(1),
+                HealthChecker.DEFAULT_TICK,
                 Duration.ofMillis(ProbeSettings.DEFAULT_INTERVAL_MS));
     }
 
-    public static PersistentHealthChecks start(NamingService naming, BooleanSupplier isLeader, ProbeScope scope,
-                                               Duration refresh, Duration tick, Duration probeInterval) {
-        PersistentHealthChecks checks = new PersistentHealthChecks(naming, isLeader, scope, refresh, tick,
-                probeInterval);
+    public static PersistentHealthChecks start(
+            NamingService naming,
+            BooleanSupplier isLeader,
+            ProbeScope scope,
+            Duration refresh,
+            Duration tick,
+            Duration probeInterval) {
+        PersistentHealthChecks checks =
+                new PersistentHealthChecks(naming, isLeader, scope, refresh, tick, probeInterval);
         checks.checker.start();
         return checks;
     }
@@ -79,8 +94,13 @@ public final class PersistentHealthChecks implements AutoCloseable {
             for (PersistentInstance p : naming.persistentInstances()) {
                 Instance i = p.instance();
                 ProbeSettings settings = probeSettings(p.healthCheck());
-                fresh.add(new ProbeTarget(idOf(p.service(), i), i.ip(), i.port(), i.healthy(),
-                        settings.withTiming(settings.timeout().compareTo(probeInterval) < 0 ? settings.timeout() : probeInterval,
+                fresh.add(new ProbeTarget(
+                        idOf(p.service(), i),
+                        i.ip(),
+                        i.port(),
+                        i.healthy(),
+                        settings.withTiming(
+                                settings.timeout().compareTo(probeInterval) < 0 ? settings.timeout() : probeInterval,
                                 probeInterval)));
             }
             targets = fresh;
@@ -126,22 +146,39 @@ public final class PersistentHealthChecks implements AutoCloseable {
     private void flip(String id, boolean healthy) {
         String[] f = id.split(String.valueOf(SEP), -1);
         ServiceKey service = new ServiceKey(f[0], f[1], f[2]);
-        naming.setPersistentHealth(service, f[3], f[4], Integer.parseInt(f[5]), healthy).whenComplete((changed, error) -> {
-            if (error != null) {
-                LOG.warn("could not mark {}:{} in {} {}: {}", f[4], f[5], service.groupedName(),
-                        healthy ? "healthy" : "unhealthy", error.toString()); // asked again after a few intervals
-            } else if (changed) {
-                LOG.info("{}:{} in {} (cluster {}) is now {}", f[4], f[5], service.groupedName(), f[3],
-                        healthy ? "healthy" : "unhealthy");
-                readVersion = -1; // the next tick sees the stored flag
-                readAtNanos = 0;
-            }
-        });
+        naming.setPersistentHealth(service, f[3], f[4], Integer.parseInt(f[5]), healthy)
+                .whenComplete((changed, error) -> {
+                    if (error != null) {
+                        LOG.warn(
+                                "could not mark {}:{} in {} {}: {}",
+                                f[4],
+                                f[5],
+                                service.groupedName(),
+                                healthy ? "healthy" : "unhealthy",
+                                error.toString()); // asked again after a few intervals
+                    } else if (changed) {
+                        LOG.info(
+                                "{}:{} in {} (cluster {}) is now {}",
+                                f[4],
+                                f[5],
+                                service.groupedName(),
+                                f[3],
+                                healthy ? "healthy" : "unhealthy");
+                        readVersion = -1; // the next tick sees the stored flag
+                        readAtNanos = 0;
+                    }
+                });
     }
 
     static String idOf(ServiceKey service, Instance i) {
-        return String.join(String.valueOf(SEP), service.namespace(), service.group(), service.service(), i.cluster(),
-                i.ip(), Integer.toString(i.port()));
+        return String.join(
+                String.valueOf(SEP),
+                service.namespace(),
+                service.group(),
+                service.service(),
+                i.cluster(),
+                i.ip(),
+                Integer.toString(i.port()));
     }
 
     /** The checker's form of a cluster's settings: same type, port and path; "2xx" (any success) or explicit statuses. */
@@ -150,7 +187,8 @@ public final class PersistentHealthChecks implements AutoCloseable {
             return ProbeSettings.NONE;
         }
         ProbeSettings p = s.type() == CheckerType.HTTP ? ProbeSettings.http(s.httpPath()) : ProbeSettings.tcp();
-        return p.withPort(s.useInstancePort() ? 0 : s.checkPort()).withExpectedStatuses(expectedStatuses(s.expectedCodes()));
+        return p.withPort(s.useInstancePort() ? 0 : s.checkPort())
+                .withExpectedStatuses(expectedStatuses(s.expectedCodes()));
     }
 
     private static Set<Integer> expectedStatuses(String codes) {

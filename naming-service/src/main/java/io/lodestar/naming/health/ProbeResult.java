@@ -8,7 +8,11 @@ package io.lodestar.naming.health;
  * @param detail why, for logs: e.g. "connected", "HTTP 500", "timed out after 2000 ms"
  */
 public record ProbeResult(Outcome outcome, String detail) {
-    public enum Outcome { UP, DOWN, UNKNOWN }
+    public enum Outcome {
+        UP,
+        DOWN,
+        UNKNOWN
+    }
 
     public static ProbeResult up(String detail) {
         return new ProbeResult(Outcome.UP, detail);

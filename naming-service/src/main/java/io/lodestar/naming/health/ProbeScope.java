@@ -27,6 +27,7 @@ public final class ProbeScope {
     public static final String DEFAULT = "0.0.0.0/0,::/0";
     /** The {@code --probe-allow} value that allows nothing: no instance is probed. */
     public static final String NONE = "none";
+
     static final List<Cidr> NEVER = parseAll("0.0.0.0/8,169.254.0.0/16,100.100.100.200,168.63.129.16,"
             + "224.0.0.0/4,240.0.0.0/4,::/128,fe80::/10,ff00::/8,fd00:ec2::254");
     private static final Cidr NAT64 = Cidr.parse("64:ff9b::/96");
@@ -49,8 +50,8 @@ public final class ProbeScope {
      */
     public static ProbeScope parse(String spec) {
         if (spec == null || spec.isBlank()) {
-            throw new IllegalArgumentException("give networks in CIDR notation, e.g. 10.0.0.0/8,192.168.0.0/16, or '"
-                    + NONE + "'");
+            throw new IllegalArgumentException(
+                    "give networks in CIDR notation, e.g. 10.0.0.0/8,192.168.0.0/16, or '" + NONE + "'");
         }
         if (spec.trim().toLowerCase(Locale.ROOT).equals(NONE)) {
             return new ProbeScope(List.of());

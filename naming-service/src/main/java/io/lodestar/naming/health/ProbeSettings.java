@@ -1,7 +1,7 @@
 package io.lodestar.naming.health;
 
-import io.lodestar.naming.model.CheckerType;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.naming.model.CheckerType;
 import java.time.Duration;
 import java.util.Set;
 
@@ -27,17 +27,29 @@ import java.util.Set;
  * @param failureThreshold failures in a row that flip a healthy target to unhealthy
  * @param successThreshold successes in a row that flip an unhealthy target to healthy
  */
-public record ProbeSettings(CheckerType type, int port, String path, Set<Integer> expectedStatuses,
-                                  Duration timeout, Duration interval, int failureThreshold,
-                                  int successThreshold) {
+public record ProbeSettings(
+        CheckerType type,
+        int port,
+        String path,
+        Set<Integer> expectedStatuses,
+        Duration timeout,
+        Duration interval,
+        int failureThreshold,
+        int successThreshold) {
     public static final long DEFAULT_INTERVAL_MS = 5_000;
     public static final long DEFAULT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_FAILURE_THRESHOLD = 3;
     public static final int DEFAULT_SUCCESS_THRESHOLD = 1;
 
     /** Not probed: the instance keeps the health it was registered or last set with. */
-    public static final ProbeSettings NONE = new ProbeSettings(CheckerType.NONE, 0, "/", Set.of(),
-            Duration.ofMillis(DEFAULT_TIMEOUT_MS), Duration.ofMillis(DEFAULT_INTERVAL_MS), DEFAULT_FAILURE_THRESHOLD,
+    public static final ProbeSettings NONE = new ProbeSettings(
+            CheckerType.NONE,
+            0,
+            "/",
+            Set.of(),
+            Duration.ofMillis(DEFAULT_TIMEOUT_MS),
+            Duration.ofMillis(DEFAULT_INTERVAL_MS),
+            DEFAULT_FAILURE_THRESHOLD,
             DEFAULT_SUCCESS_THRESHOLD);
 
     /** Validates; {@link InvalidRequestException} names the offending field. */
@@ -55,7 +67,8 @@ public record ProbeSettings(CheckerType type, int port, String path, Set<Integer
         expectedStatuses = expectedStatuses == null ? Set.of() : Set.copyOf(expectedStatuses);
         for (int status : expectedStatuses) {
             if (status < 100 || status > 599) {
-                throw new InvalidRequestException("healthChecker.expectedResponseCode", status + " is not an HTTP status");
+                throw new InvalidRequestException(
+                        "healthChecker.expectedResponseCode", status + " is not an HTTP status");
             }
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -65,10 +78,12 @@ public record ProbeSettings(CheckerType type, int port, String path, Set<Integer
             throw new InvalidRequestException("healthChecker.interval", "must be positive: " + interval);
         }
         if (failureThreshold < 1) {
-            throw new InvalidRequestException("healthChecker.failureThreshold", "must be at least 1: " + failureThreshold);
+            throw new InvalidRequestException(
+                    "healthChecker.failureThreshold", "must be at least 1: " + failureThreshold);
         }
         if (successThreshold < 1) {
-            throw new InvalidRequestException("healthChecker.successThreshold", "must be at least 1: " + successThreshold);
+            throw new InvalidRequestException(
+                    "healthChecker.successThreshold", "must be at least 1: " + successThreshold);
         }
     }
 
@@ -79,28 +94,34 @@ public record ProbeSettings(CheckerType type, int port, String path, Set<Integer
 
     /** An HTTP check of {@code path} on the instance's port, any 2xx healthy, default timing and thresholds. */
     public static ProbeSettings http(String path) {
-        return new ProbeSettings(CheckerType.HTTP, 0, path, Set.of(), NONE.timeout, NONE.interval,
-                NONE.failureThreshold, NONE.successThreshold);
+        return new ProbeSettings(
+                CheckerType.HTTP,
+                0,
+                path,
+                Set.of(),
+                NONE.timeout,
+                NONE.interval,
+                NONE.failureThreshold,
+                NONE.successThreshold);
     }
 
     public ProbeSettings withType(CheckerType newType) {
-        return new ProbeSettings(newType, port, path, expectedStatuses, timeout, interval, failureThreshold,
-                successThreshold);
+        return new ProbeSettings(
+                newType, port, path, expectedStatuses, timeout, interval, failureThreshold, successThreshold);
     }
 
     public ProbeSettings withPort(int newPort) {
-        return new ProbeSettings(type, newPort, path, expectedStatuses, timeout, interval, failureThreshold,
-                successThreshold);
+        return new ProbeSettings(
+                type, newPort, path, expectedStatuses, timeout, interval, failureThreshold, successThreshold);
     }
 
     public ProbeSettings withExpectedStatuses(Set<Integer> statuses) {
-        return new ProbeSettings(type, port, path, statuses, timeout, interval, failureThreshold,
-                successThreshold);
+        return new ProbeSettings(type, port, path, statuses, timeout, interval, failureThreshold, successThreshold);
     }
 
     public ProbeSettings withTiming(Duration newTimeout, Duration newInterval) {
-        return new ProbeSettings(type, port, path, expectedStatuses, newTimeout, newInterval, failureThreshold,
-                successThreshold);
+        return new ProbeSettings(
+                type, port, path, expectedStatuses, newTimeout, newInterval, failureThreshold, successThreshold);
     }
 
     public ProbeSettings withThresholds(int failures, int successes) {

@@ -9,12 +9,14 @@ package io.lodestar.naming.health;
 final class TargetHealth {
     /** The target as last listed (its stored health included); replaced every tick. */
     ProbeTarget target;
+
     long nextDueNanos;
     boolean inFlight;
     private int successes;
     private int failures;
     /** The status last asked of the sink and not yet seen stored, or null. */
     private Boolean requested;
+
     private long requestedAtNanos;
 
     TargetHealth(ProbeTarget target, long firstDueNanos) {
@@ -27,7 +29,8 @@ final class TargetHealth {
      * address, port or settings): then its results say nothing about the new one and it starts over.
      */
     boolean probedDifferently(ProbeTarget listed) {
-        return !listed.ip().equals(target.ip()) || listed.probePort() != target.probePort()
+        return !listed.ip().equals(target.ip())
+                || listed.probePort() != target.probePort()
                 || !listed.settings().equals(target.settings());
     }
 

@@ -32,6 +32,7 @@ public final class TcpProbe implements Probe {
     private final Selector selector;
     /** Connects started by callers, handed to the selector thread to register. */
     private final Queue<Attempt> started = new ConcurrentLinkedQueue<>();
+
     private final Thread thread;
     private volatile boolean closed;
 
@@ -89,7 +90,8 @@ public final class TcpProbe implements Probe {
             while (!closed) {
                 try {
                     Attempt next = byDeadline.peek();
-                    long waitMs = next == null ? 0 // 0 = until woken
+                    long waitMs = next == null
+                            ? 0 // 0 = until woken
                             : Math.max(1, TimeUnit.NANOSECONDS.toMillis(next.deadlineNanos - System.nanoTime()) + 1);
                     selector.select(waitMs);
                     registerStarted(byDeadline);

@@ -10,8 +10,8 @@ import java.util.Map;
  *                    layer should pass 1.0 when it is missing, as 0 would drain the instance)
  * @param serviceName the grouped name the client beats for; may be null
  */
-public record BeatInfo(String ip, int port, double weight, String cluster, Map<String, String> metadata,
-                       String serviceName) {
+public record BeatInfo(
+        String ip, int port, double weight, String cluster, Map<String, String> metadata, String serviceName) {
 
     public BeatInfo {
         metadata = metadata == null ? Map.of() : metadata;

@@ -6,5 +6,7 @@ package io.lodestar.naming.model;
  * type.
  */
 public enum CheckerType {
-    NONE, TCP, HTTP
+    NONE,
+    TCP,
+    HTTP
 }

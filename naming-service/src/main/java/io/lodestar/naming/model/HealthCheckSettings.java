@@ -13,8 +13,8 @@ import java.util.Locale;
  * @param expectedCodes   the HTTP statuses that count as healthy: comma-separated codes ({@code 200})
  *                        or classes ({@code 2xx}); blank is {@code 2xx}
  */
-public record HealthCheckSettings(CheckerType type, String httpPath, int checkPort, boolean useInstancePort,
-                                  String expectedCodes) {
+public record HealthCheckSettings(
+        CheckerType type, String httpPath, int checkPort, boolean useInstancePort, String expectedCodes) {
     public static final int MAX_PATH = 1024;
     /** Nacos's default: a TCP probe of each instance's own port. */
     public static final HealthCheckSettings DEFAULT = new HealthCheckSettings(CheckerType.TCP, "/", 80, true, "2xx");
@@ -24,25 +24,31 @@ public record HealthCheckSettings(CheckerType type, String httpPath, int checkPo
             throw new InvalidRequestException("healthChecker.type", "is required (NONE, TCP or HTTP)");
         }
         httpPath = httpPath == null || httpPath.isBlank() ? "/" : httpPath;
-        if (httpPath.charAt(0) != '/' || httpPath.length() > MAX_PATH
+        if (httpPath.charAt(0) != '/'
+                || httpPath.length() > MAX_PATH
                 || httpPath.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
-            throw new InvalidRequestException("healthChecker.path",
-                    "must start with '/', hold no spaces or control characters and be at most " + MAX_PATH + " characters");
+            throw new InvalidRequestException(
+                    "healthChecker.path",
+                    "must start with '/', hold no spaces or control characters and be at most " + MAX_PATH
+                            + " characters");
         }
         if (checkPort < 0 || checkPort > NamingValidation.MAX_PORT || (!useInstancePort && checkPort == 0)) {
-            throw new InvalidRequestException("checkPort", checkPort + " is out of range 1.." + NamingValidation.MAX_PORT);
+            throw new InvalidRequestException(
+                    "checkPort", checkPort + " is out of range 1.." + NamingValidation.MAX_PORT);
         }
         expectedCodes = expectedCodes == null || expectedCodes.isBlank() ? "2xx" : expectedCodes.replace(" ", "");
         for (String token : expectedCodes.split(",", -1)) {
             if (!validCodeToken(token)) {
-                throw new InvalidRequestException("healthChecker.expectedResponseCode",
+                throw new InvalidRequestException(
+                        "healthChecker.expectedResponseCode",
                         "'" + expectedCodes + "' is not a list of status codes (200) or classes (2xx)");
             }
         }
     }
 
     public static HealthCheckSettings of(CheckerType type) {
-        return new HealthCheckSettings(type, DEFAULT.httpPath, DEFAULT.checkPort, DEFAULT.useInstancePort, DEFAULT.expectedCodes);
+        return new HealthCheckSettings(
+                type, DEFAULT.httpPath, DEFAULT.checkPort, DEFAULT.useInstancePort, DEFAULT.expectedCodes);
     }
 
     /** The port to probe for {@code instance}. */

@@ -25,19 +25,23 @@ public record HeartbeatSettings(long intervalMs, long timeoutMs, long deleteTime
             throw new InvalidRequestException("metadata", "heartbeat interval and timeouts must be positive");
         }
         if (timeoutMs < intervalMs || deleteTimeoutMs < intervalMs) {
-            throw new InvalidRequestException("metadata", "'" + INTERVAL_KEY + "' (" + intervalMs
-                    + ") must not exceed '" + TIMEOUT_KEY + "' (" + timeoutMs + ") nor '" + DELETE_TIMEOUT_KEY
-                    + "' (" + deleteTimeoutMs + ")");
+            throw new InvalidRequestException(
+                    "metadata",
+                    "'" + INTERVAL_KEY + "' (" + intervalMs
+                            + ") must not exceed '" + TIMEOUT_KEY + "' (" + timeoutMs + ") nor '" + DELETE_TIMEOUT_KEY
+                            + "' (" + deleteTimeoutMs + ")");
         }
     }
 
     /** The settings an instance's metadata asks for; malformed values are {@link InvalidRequestException}. */
     public static HeartbeatSettings of(Map<String, String> metadata) {
-        if (!metadata.containsKey(INTERVAL_KEY) && !metadata.containsKey(TIMEOUT_KEY)
+        if (!metadata.containsKey(INTERVAL_KEY)
+                && !metadata.containsKey(TIMEOUT_KEY)
                 && !metadata.containsKey(DELETE_TIMEOUT_KEY)) {
             return DEFAULT;
         }
-        return new HeartbeatSettings(millis(metadata, INTERVAL_KEY, DEFAULT_INTERVAL_MS),
+        return new HeartbeatSettings(
+                millis(metadata, INTERVAL_KEY, DEFAULT_INTERVAL_MS),
                 millis(metadata, TIMEOUT_KEY, DEFAULT_TIMEOUT_MS),
                 millis(metadata, DELETE_TIMEOUT_KEY, DEFAULT_DELETE_TIMEOUT_MS));
     }
@@ -50,11 +54,13 @@ public record HeartbeatSettings(long intervalMs, long timeoutMs, long deleteTime
         try {
             long ms = Long.parseLong(value.trim());
             if (ms <= 0) {
-                throw new InvalidRequestException("metadata", "'" + key + "' must be a positive number of milliseconds, not " + value);
+                throw new InvalidRequestException(
+                        "metadata", "'" + key + "' must be a positive number of milliseconds, not " + value);
             }
             return ms;
         } catch (NumberFormatException e) {
-            throw new InvalidRequestException("metadata", "'" + key + "' must be a number of milliseconds, not '" + value + "'");
+            throw new InvalidRequestException(
+                    "metadata", "'" + key + "' must be a number of milliseconds, not '" + value + "'");
         }
     }
 }

@@ -22,8 +22,16 @@ import java.util.Map;
  * ({@link #defaultId}, {@link #idIn}): the registry keeps ephemeral instances that way, so a
  * read may hand out an instance without an id; persistent ones are stored with theirs.
  */
-public record Instance(String instanceId, String ip, int port, double weight, boolean enabled, boolean healthy,
-                       boolean ephemeral, String cluster, Map<String, String> metadata) {
+public record Instance(
+        String instanceId,
+        String ip,
+        int port,
+        double weight,
+        boolean enabled,
+        boolean healthy,
+        boolean ephemeral,
+        String cluster,
+        Map<String, String> metadata) {
     public static final String DEFAULT_CLUSTER = "DEFAULT";
     public static final double MAX_WEIGHT = 10_000;
     public static final double MIN_POSITIVE_WEIGHT = 0.01;
@@ -90,7 +98,9 @@ public record Instance(String instanceId, String ip, int port, double weight, bo
     }
 
     public Instance withHealthy(boolean h) {
-        return h == healthy ? this : new Instance(instanceId, ip, port, weight, enabled, h, ephemeral, cluster, metadata);
+        return h == healthy
+                ? this
+                : new Instance(instanceId, ip, port, weight, enabled, h, ephemeral, cluster, metadata);
     }
 
     public Instance withEphemeral(boolean e) {

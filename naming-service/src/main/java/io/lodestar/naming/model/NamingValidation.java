@@ -72,8 +72,8 @@ public final class NamingValidation {
             throw new InvalidRequestException("serviceName", "must not start with '@'");
         }
         if (service.contains(ServiceKey.GROUP_SEPARATOR)) {
-            throw new InvalidRequestException("serviceName", "must not contain '" + ServiceKey.GROUP_SEPARATOR
-                    + "' apart from one group prefix");
+            throw new InvalidRequestException(
+                    "serviceName", "must not contain '" + ServiceKey.GROUP_SEPARATOR + "' apart from one group prefix");
         }
     }
 
@@ -100,7 +100,8 @@ public final class NamingValidation {
             ok = isHostName(ip);
         }
         if (!ok) {
-            throw new InvalidRequestException("ip", "'" + ip + "' is not an IPv4 address, an IPv6 address or a host name");
+            throw new InvalidRequestException(
+                    "ip", "'" + ip + "' is not an IPv4 address, an IPv6 address or a host name");
         }
     }
 
@@ -119,8 +120,8 @@ public final class NamingValidation {
             bytes += utf8Length(e.getKey()) + utf8Length(e.getValue());
         }
         if (bytes > MAX_METADATA_BYTES) {
-            throw new InvalidRequestException(field, bytes + " bytes of keys and values exceed the limit of "
-                    + MAX_METADATA_BYTES + " bytes");
+            throw new InvalidRequestException(
+                    field, bytes + " bytes of keys and values exceed the limit of " + MAX_METADATA_BYTES + " bytes");
         }
     }
 
@@ -137,7 +138,9 @@ public final class NamingValidation {
     }
 
     private static InvalidRequestException illegal(String field, char c, String allowed) {
-        String shown = Character.isISOControl(c) || Character.isWhitespace(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c);
+        String shown = Character.isISOControl(c) || Character.isWhitespace(c)
+                ? String.format("\\u%04x", (int) c)
+                : String.valueOf(c);
         return new InvalidRequestException(field, "illegal character '" + shown + "' (allowed: " + allowed + ")");
     }
 
@@ -190,7 +193,9 @@ public final class NamingValidation {
                 n++;
             } else if (c < 0x800) {
                 n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 n += 4;
                 i++;
             } else {
@@ -206,7 +211,8 @@ public final class NamingValidation {
         int zone = s.indexOf('%');
         if (zone >= 0) {
             String id = s.substring(zone + 1);
-            if (id.isEmpty() || !id.chars().allMatch(c -> isLetterOrDigit((char) c) || c == '_' || c == '.' || c == '-')) {
+            if (id.isEmpty()
+                    || !id.chars().allMatch(c -> isLetterOrDigit((char) c) || c == '_' || c == '.' || c == '-')) {
                 return false;
             }
             address = s.substring(0, zone);

@@ -9,8 +9,14 @@ import java.util.List;
  *
  * @param clusters every cluster that has instances or its own health-check settings, by name
  */
-public record Service(ServiceKey key, ServiceSpec spec, boolean stored, List<ClusterSummary> clusters,
-                      int ephemeralInstances, int persistentInstances, int healthyInstances) {
+public record Service(
+        ServiceKey key,
+        ServiceSpec spec,
+        boolean stored,
+        List<ClusterSummary> clusters,
+        int ephemeralInstances,
+        int persistentInstances,
+        int healthyInstances) {
 
     public Service {
         clusters = List.copyOf(clusters);

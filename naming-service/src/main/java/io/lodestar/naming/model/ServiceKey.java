@@ -39,11 +39,13 @@ public record ServiceKey(String namespace, String group, String service) {
         String prefix = serviceName.substring(0, split);
         String name = serviceName.substring(split + GROUP_SEPARATOR.length());
         if (prefix.isEmpty() || name.isEmpty()) {
-            throw new InvalidRequestException("serviceName", "'" + serviceName + "' should be 'groupName@@serviceName'");
+            throw new InvalidRequestException(
+                    "serviceName", "'" + serviceName + "' should be 'groupName@@serviceName'");
         }
         if (group != null && !group.isBlank() && !group.equals(prefix)) {
-            throw new InvalidRequestException("groupName", "'" + group + "' disagrees with the group '" + prefix
-                    + "' in serviceName '" + serviceName + "'");
+            throw new InvalidRequestException(
+                    "groupName",
+                    "'" + group + "' disagrees with the group '" + prefix + "' in serviceName '" + serviceName + "'");
         }
         return new ServiceKey(namespace, prefix, name);
     }

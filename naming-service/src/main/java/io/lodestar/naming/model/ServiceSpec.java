@@ -13,8 +13,8 @@ import java.util.TreeMap;
  *
  * <p>Immutable; metadata keeps its order, clusters are sorted by name.
  */
-public record ServiceSpec(double protectThreshold, Map<String, String> metadata,
-                          Map<String, HealthCheckSettings> clusters) {
+public record ServiceSpec(
+        double protectThreshold, Map<String, String> metadata, Map<String, HealthCheckSettings> clusters) {
     public static final ServiceSpec DEFAULT = new ServiceSpec(0, Map.of(), Map.of());
 
     public ServiceSpec {

@@ -43,7 +43,15 @@ final class InstanceCodec {
             double weight = in.readDouble();
             boolean enabled = in.readBoolean();
             boolean healthy = in.readBoolean();
-            return new Instance(id, address.ip(), address.port(), weight, enabled, healthy, false, address.cluster(),
+            return new Instance(
+                    id,
+                    address.ip(),
+                    address.port(),
+                    weight,
+                    enabled,
+                    healthy,
+                    false,
+                    address.cluster(),
                     Fields.readMap(in));
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored instance at " + address, e);

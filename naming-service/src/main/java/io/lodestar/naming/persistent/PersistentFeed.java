@@ -28,6 +28,7 @@ public final class PersistentFeed implements ChangeListener {
     private final Consumer<ServiceKey> changed;
     /** Services heard of since the last resync; touched on the feed thread only (one call at a time). */
     private Set<ServiceKey> seen = new LinkedHashSet<>();
+
     private final AtomicLong version = new AtomicLong();
 
     public PersistentFeed(KvStore store, Consumer<ServiceKey> changed) {
@@ -71,7 +72,10 @@ public final class PersistentFeed implements ChangeListener {
         report.addAll(services);
         seen = services;
         version.incrementAndGet();
-        LOG.info("naming change feed resynced from revision {}: reporting {} services as changed", fromRevision, report.size());
+        LOG.info(
+                "naming change feed resynced from revision {}: reporting {} services as changed",
+                fromRevision,
+                report.size());
         report.forEach(changed);
     }
 

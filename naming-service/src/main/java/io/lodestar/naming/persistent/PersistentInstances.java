@@ -71,7 +71,8 @@ public final class PersistentInstances {
     public List<Stored> all() {
         List<Stored> out = new ArrayList<>();
         for (KvEntry e : store.scan(KEYSPACE, new byte[0], Integer.MAX_VALUE)) {
-            out.add(new Stored(StoreKeys.serviceOf(e.key()), InstanceCodec.decode(StoreKeys.addressOf(e.key()), e.value())));
+            out.add(new Stored(
+                    StoreKeys.serviceOf(e.key()), InstanceCodec.decode(StoreKeys.addressOf(e.key()), e.value())));
         }
         return out;
     }
@@ -91,16 +92,16 @@ public final class PersistentInstances {
      * replaced by {@code replacing.apply(old, instance)}; if that is what is stored already, nothing
      * is written (once the replica is confirmed current).
      */
-    public CompletableFuture<Void> put(ServiceKey service, Instance instance, Runnable precheck,
-                                       BinaryOperator<Instance> replacing) {
+    public CompletableFuture<Void> put(
+            ServiceKey service, Instance instance, Runnable precheck, BinaryOperator<Instance> replacing) {
         if (instance.ephemeral() || instance.instanceId() == null) {
             throw new IllegalArgumentException("only persistent instances with an id are stored");
         }
         return writes.run("service " + service, () -> putAttempt(service, instance, precheck, replacing));
     }
 
-    private Step<Void> putAttempt(ServiceKey service, Instance instance, Runnable precheck,
-                                  BinaryOperator<Instance> replacing) {
+    private Step<Void> putAttempt(
+            ServiceKey service, Instance instance, Runnable precheck, BinaryOperator<Instance> replacing) {
         precheck.run();
         byte[] serviceKey = StoreKeys.service(service);
         byte[] instanceKey = StoreKeys.instance(service, instance.address());
@@ -116,7 +117,8 @@ public final class PersistentInstances {
         }
         // guarded on the replaced instance too, so a health change made meanwhile is not overwritten unseen
         compares.add(Compare.modRevision(KEYSPACE, instanceKey, old == null ? 0 : old.modRevision()));
-        Instance stored = old == null ? instance
+        Instance stored = old == null
+                ? instance
                 : replacing.apply(InstanceCodec.decode(instance.address(), old.value()), instance);
         byte[] encoded = InstanceCodec.encode(stored);
         if (definition != null && old != null && Arrays.equals(encoded, old.value())) {
@@ -132,7 +134,8 @@ public final class PersistentInstances {
 
     /** Removes the instance; proposed even if this replica does not have it (it may lag). Idempotent. */
     public CompletableFuture<Void> remove(ServiceKey service, InstanceAddress address) {
-        return store.write(Command.delete(KEYSPACE, StoreKeys.instance(service, address))).thenApply(r -> null);
+        return store.write(Command.delete(KEYSPACE, StoreKeys.instance(service, address)))
+                .thenApply(r -> null);
     }
 
     /**
@@ -140,12 +143,13 @@ public final class PersistentInstances {
      * the edit (nothing is written when {@code change} returns an equal instance), or with empty if
      * the instance does not exist. An exception from {@code change} fails the future.
      */
-    public CompletableFuture<Optional<Edit>> modify(ServiceKey service, InstanceAddress address,
-                                                    UnaryOperator<Instance> change) {
+    public CompletableFuture<Optional<Edit>> modify(
+            ServiceKey service, InstanceAddress address, UnaryOperator<Instance> change) {
         return writes.run("instance " + address, () -> modifyAttempt(service, address, change));
     }
 
-    private Step<Optional<Edit>> modifyAttempt(ServiceKey service, InstanceAddress address, UnaryOperator<Instance> change) {
+    private Step<Optional<Edit>> modifyAttempt(
+            ServiceKey service, InstanceAddress address, UnaryOperator<Instance> change) {
         byte[] key = StoreKeys.instance(service, address);
         KvEntry e = store.get(KEYSPACE, key);
         if (e == null) {

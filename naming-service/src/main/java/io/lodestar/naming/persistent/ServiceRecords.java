@@ -54,21 +54,28 @@ public final class ServiceRecords {
      * one. {@code change} may throw to refuse (its exception fails the future, nothing is written); it
      * may run more than once. Completes with the stored spec.
      */
-    public CompletableFuture<ServiceSpec> update(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
+    public CompletableFuture<ServiceSpec> update(
+            ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
         return writes.run("service " + service, () -> updateAttempt(service, change));
     }
 
     private Step<ServiceSpec> updateAttempt(ServiceKey service, Function<Optional<ServiceSpec>, ServiceSpec> change) {
         byte[] key = StoreKeys.service(service);
         KvEntry e = store.get(KEYSPACE, key);
-        ServiceSpec next = change.apply(e == null ? Optional.empty() : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
-        return Step.propose(Command.putIfRevision(KEYSPACE, key, ServiceSpecCodec.encode(next, true),
-                e == null ? 0 : e.modRevision()), next);
+        ServiceSpec next = change.apply(
+                e == null
+                        ? Optional.empty()
+                        : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
+        return Step.propose(
+                Command.putIfRevision(
+                        KEYSPACE, key, ServiceSpecCodec.encode(next, true), e == null ? 0 : e.modRevision()),
+                next);
     }
 
     /** Stores {@code spec} only if the service has no definition; completes with whether it did. */
     public CompletableFuture<Boolean> putIfAbsent(ServiceKey service, ServiceSpec spec, boolean defined) {
-        return store.write(Command.putIfRevision(KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec, defined), 0))
+        return store.write(Command.putIfRevision(
+                        KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec, defined), 0))
                 .thenApply(r -> r.succeeded());
     }
 

@@ -63,8 +63,10 @@ final class ServiceSpecCodec {
             for (int i = 0; i < n; i++) {
                 String name = Fields.readString(in);
                 CheckerType type = type(in.readByte());
-                clusters.put(name, new HealthCheckSettings(type, Fields.readString(in), in.readInt(), in.readBoolean(),
-                        Fields.readString(in)));
+                clusters.put(
+                        name,
+                        new HealthCheckSettings(
+                                type, Fields.readString(in), in.readInt(), in.readBoolean(), Fields.readString(in)));
             }
             ServiceSpec spec = new ServiceSpec(threshold, metadata, clusters);
             return new Decoded(spec, version == VERSION_1 ? !spec.equals(ServiceSpec.DEFAULT) : in.readBoolean());

@@ -20,7 +20,17 @@ final class StoreKeys {
     }
 
     static byte[] instance(ServiceKey s, InstanceAddress a) {
-        return utf8(s.namespace() + SEP + s.group() + SEP + s.service() + SEP + a.cluster() + SEP + a.ip() + SEP + a.port());
+        return utf8(s.namespace()
+                + SEP
+                + s.group()
+                + SEP
+                + s.service()
+                + SEP
+                + a.cluster()
+                + SEP
+                + a.ip()
+                + SEP
+                + a.port());
     }
 
     /** The prefix of every service key (and instance key) in a group of a namespace. */

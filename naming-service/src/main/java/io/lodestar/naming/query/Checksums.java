@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * UTF-8 fields (so no value can be mistaken for a separator) and its metadata sorted by key.
  */
 public final class Checksums {
-    private static final Comparator<Instance> ORDER = Comparator.comparing(Instance::cluster)
-            .thenComparing(Instance::ip).thenComparingInt(Instance::port);
+    private static final Comparator<Instance> ORDER =
+            Comparator.comparing(Instance::cluster).thenComparing(Instance::ip).thenComparingInt(Instance::port);
 
     private Checksums() {}
 

@@ -34,8 +34,13 @@ public final class InstanceSelector {
     private InstanceSelector() {}
 
     /** {@code protectThreshold} is empty for a service without a stored definition: no threshold. */
-    public static ServiceView select(ServiceKey service, List<Instance> instances, OptionalDouble protectThreshold,
-                                     Set<String> clusters, boolean healthyOnly, long now) {
+    public static ServiceView select(
+            ServiceKey service,
+            List<Instance> instances,
+            OptionalDouble protectThreshold,
+            Set<String> clusters,
+            boolean healthyOnly,
+            long now) {
         List<Instance> kept = new ArrayList<>(instances.size());
         int healthy = 0;
         for (Instance i : instances) {
@@ -46,7 +51,8 @@ public final class InstanceSelector {
                 }
             }
         }
-        boolean reached = protectThreshold.isPresent() && !kept.isEmpty()
+        boolean reached = protectThreshold.isPresent()
+                && !kept.isEmpty()
                 && (double) healthy / kept.size() <= protectThreshold.getAsDouble();
         List<Instance> hosts;
         if (reached) {

@@ -16,8 +16,13 @@ import java.util.List;
  * @param reachProtectionThreshold the protect threshold was reached: every enabled instance of the
  *                                 filtered clusters is listed, unhealthy ones reported healthy
  */
-public record ServiceView(ServiceKey service, String clusters, List<Instance> hosts, long lastRefTime, String checksum,
-                         boolean reachProtectionThreshold) {
+public record ServiceView(
+        ServiceKey service,
+        String clusters,
+        List<Instance> hosts,
+        long lastRefTime,
+        String checksum,
+        boolean reachProtectionThreshold) {
 
     public ServiceView {
         hosts = List.copyOf(hosts);

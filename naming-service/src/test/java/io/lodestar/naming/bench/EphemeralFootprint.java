@@ -31,7 +31,7 @@ public final class EphemeralFootprint {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        EphemeralRegistry registry = new EphemeralRegistry(Clock.systemUTC(), NamingOptionsAccess.rules(), s -> { });
+        EphemeralRegistry registry = new EphemeralRegistry(Clock.systemUTC(), NamingOptionsAccess.rules(), s -> {});
         ServiceKey[] keys = new ServiceKey[services];
         for (int s = 0; s < services; s++) {
             keys[s] = ServiceKey.of("public", "DEFAULT_GROUP", "svc-" + s);
@@ -47,7 +47,8 @@ public final class EphemeralFootprint {
         if (registry.instanceCount() != instances) {
             throw new AssertionError("registered " + registry.instanceCount());
         }
-        System.out.printf("{\"instances\":%d,\"services\":%d,\"heap_bytes\":%d,\"bytes_per_instance\":%.1f}%n",
+        System.out.printf(
+                "{\"instances\":%d,\"services\":%d,\"heap_bytes\":%d,\"bytes_per_instance\":%.1f}%n",
                 instances, services, after - before, (after - before) / (double) instances);
     }
 
@@ -59,7 +60,8 @@ public final class EphemeralFootprint {
             metadata.put(new String("version"), new String("1.2." + n % 7));
         }
         return new Instance(null, ip, 8080, 1.0, true, true, true, new String("DEFAULT"), metadata)
-                .withDefaultId(service).withoutDefaultId(service); // as NamingService stores it
+                .withDefaultId(service)
+                .withoutDefaultId(service); // as NamingService stores it
     }
 
     private static long usedAfterGc() throws InterruptedException {
@@ -77,8 +79,8 @@ public final class EphemeralFootprint {
     static final class NamingOptionsAccess {
         static io.lodestar.naming.ephemeral.ExpiryRules rules() {
             NamingOptions o = NamingOptions.DEFAULT;
-            return new io.lodestar.naming.ephemeral.ExpiryRules(o.heartbeatCheckInterval().toMillis(),
-                    o.emptyServiceTtl().toMillis());
+            return new io.lodestar.naming.ephemeral.ExpiryRules(
+                    o.heartbeatCheckInterval().toMillis(), o.emptyServiceTtl().toMillis());
         }
     }
 }

@@ -58,6 +58,7 @@ class DistroClusterTest {
 
     @TempDir
     Path dir;
+
     final List<String> peers = new ArrayList<>();
     final RaftKvStore[] stores = new RaftKvStore[3];
     final NamingService[] naming = new NamingService[3];
@@ -83,8 +84,13 @@ class DistroClusterTest {
 
     private RaftKvStore startStore(int i) {
         int port = Integer.parseInt(peers.get(i).substring(peers.get(i).indexOf(':') + 1));
-        return RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, peers, dir.resolve("n" + i),
-                "naming-distro-test-secret".getBytes(StandardCharsets.UTF_8), NamingKeyspaces.ALL)
+        return RaftKvStore.start(KvStoreConfig.of(
+                        "127.0.0.1",
+                        port,
+                        peers,
+                        dir.resolve("n" + i),
+                        "naming-distro-test-secret".getBytes(StandardCharsets.UTF_8),
+                        NamingKeyspaces.ALL)
                 .withTimeouts(600, 5_000));
     }
 
@@ -115,7 +121,8 @@ class DistroClusterTest {
     }
 
     private static Set<String> ips(NamingService n, ServiceKey s) {
-        return Set.copyOf(n.list(s, Set.of(), false).hosts().stream().map(Instance::ip).toList());
+        return Set.copyOf(
+                n.list(s, Set.of(), false).hosts().stream().map(Instance::ip).toList());
     }
 
     /** A service whose owner, with every member live, is node {@code owner}. */
@@ -136,11 +143,13 @@ class DistroClusterTest {
         startNaming(1);
         ServiceKey s = ownedBy(2); // node 2's store answers, its registry is not started
         long started = System.nanoTime();
-        ExecutionException refused = assertThrows(ExecutionException.class,
+        ExecutionException refused = assertThrows(
+                ExecutionException.class,
                 () -> naming[0].register(s, instance("127.0.7.1", Map.of())).get(10, TimeUnit.SECONDS));
         assertTrue(refused.getCause() instanceof StoreUnavailableException, refused.toString());
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        assertTrue(tookMs >= FAST.distro().requestTimeoutMs() - 200, "asked again until the timeout: " + tookMs + " ms");
+        assertTrue(
+                tookMs >= FAST.distro().requestTimeoutMs() - 200, "asked again until the timeout: " + tookMs + " ms");
         assertEquals(Set.of(), ips(naming[0], s), "nothing applied on the forwarding node");
         assertEquals(Set.of(), ips(naming[1], s));
     }
@@ -156,10 +165,15 @@ class DistroClusterTest {
         write.get(10, TimeUnit.SECONDS);
         for (int i = 0; i < 3; i++) {
             int node = i;
-            Await.until(WAIT, "the instance on node " + i, () -> ips(naming[node], s).equals(Set.of("127.0.7.2")));
+            Await.until(
+                    WAIT,
+                    "the instance on node " + i,
+                    () -> ips(naming[node], s).equals(Set.of("127.0.7.2")));
         }
         // through two verification rounds it stays everywhere: the owner holds it itself
-        Await.holdsFor(Duration.ofMillis(FAST.distro().verifyIntervalMs() * 2), "the instance on every node",
+        Await.holdsFor(
+                Duration.ofMillis(FAST.distro().verifyIntervalMs() * 2),
+                "the instance on every node",
                 () -> Arrays.stream(naming).allMatch(n -> ips(n, s).equals(Set.of("127.0.7.2"))),
                 () -> Arrays.stream(naming).map(n -> ips(n, s)).toList());
     }
@@ -171,43 +185,63 @@ class DistroClusterTest {
         }
         for (int n = 0; n < 12; n++) {
             // registered through each node in turn: most land on a node that does not own the service
-            naming[n % 3].register(service(n), instance("127.0.0." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
-            assertEquals(Set.of("127.0.0." + (n + 1)), ips(naming[n % 3], service(n)),
+            naming[n % 3]
+                    .register(service(n), instance("127.0.0." + (n + 1), Map.of()))
+                    .get(10, TimeUnit.SECONDS);
+            assertEquals(
+                    Set.of("127.0.0." + (n + 1)),
+                    ips(naming[n % 3], service(n)),
                     "the registering node reads its own write at once");
         }
         for (int n = 0; n < 12; n++) {
             ServiceKey s = service(n);
             Set<String> expected = Set.of("127.0.0." + (n + 1));
-            Await.until(WAIT, "svc-" + n + " on every node", () -> expected.equals(ips(naming[0], s))
-                    && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
+            Await.until(
+                    WAIT,
+                    "svc-" + n + " on every node",
+                    () -> expected.equals(ips(naming[0], s))
+                            && expected.equals(ips(naming[1], s))
+                            && expected.equals(ips(naming[2], s)));
         }
         naming[1].deregister(service(0), "DEFAULT", "127.0.0.1", 8080, true).get(10, TimeUnit.SECONDS);
-        Await.until(WAIT, "the deregistration on every node", () -> ips(naming[0], service(0)).isEmpty()
-                && ips(naming[1], service(0)).isEmpty() && ips(naming[2], service(0)).isEmpty());
+        Await.until(
+                WAIT,
+                "the deregistration on every node",
+                () -> ips(naming[0], service(0)).isEmpty()
+                        && ips(naming[1], service(0)).isEmpty()
+                        && ips(naming[2], service(0)).isEmpty());
     }
 
     @Test
     void aStartingNodeCopiesItsPeersInstancesBeforeItCountsAsLoaded() throws Exception {
         stores[2].close(); // node 2 joins later, as a restarted member does
         stores[2] = null;
-        Await.until(WAIT, "nodes 0 and 1 to see node 2 gone",
+        Await.until(
+                WAIT,
+                "nodes 0 and 1 to see node 2 gone",
                 () -> new DistroRing(stores[0]::cluster).live().size() == 2
-                && new DistroRing(stores[1]::cluster).live().size() == 2);
+                        && new DistroRing(stores[1]::cluster).live().size() == 2);
         startNaming(0);
         startNaming(1);
         for (int n = 0; n < 6; n++) {
-            naming[n % 2].register(service(n), instance("127.0.1." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
+            naming[n % 2]
+                    .register(service(n), instance("127.0.1." + (n + 1), Map.of()))
+                    .get(10, TimeUnit.SECONDS);
         }
         Await.until(WAIT, "both running nodes to agree", () -> {
             for (int n = 0; n < 6; n++) {
-                if (ips(naming[0], service(n)).isEmpty() || ips(naming[1], service(n)).isEmpty()) {
+                if (ips(naming[0], service(n)).isEmpty()
+                        || ips(naming[1], service(n)).isEmpty()) {
                     return false;
                 }
             }
             return true;
         });
         stores[2] = startStore(2);
-        Await.until(WAIT, "node 2 to see its peers", () -> new DistroRing(stores[2]::cluster).live().size() == 3);
+        Await.until(
+                WAIT,
+                "node 2 to see its peers",
+                () -> new DistroRing(stores[2]::cluster).live().size() == 3);
         NamingService late = startNaming(2);
         for (int n = 0; n < 6; n++) {
             assertEquals(Set.of("127.0.1." + (n + 1)), ips(late, service(n)), "svc-" + n + " once loaded");
@@ -232,50 +266,69 @@ class DistroClusterTest {
         }
         // the client beats through node 1 from the start, as a real one does (every 250 ms here)
         java.util.concurrent.atomic.AtomicBoolean beating = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Thread client = new Thread(() -> {
-            while (beating.get()) {
-                for (ServiceKey s : ownedByDying) {
-                    try {
-                        naming[1].beatAsync(s, "DEFAULT", "127.0.2.1", 8080, Optional.empty()).get(10, TimeUnit.SECONDS);
-                    } catch (Exception e) {
-                        // a beat lost while the owner dies; the next one follows
+        Thread client = new Thread(
+                () -> {
+                    while (beating.get()) {
+                        for (ServiceKey s : ownedByDying) {
+                            try {
+                                naming[1]
+                                        .beatAsync(s, "DEFAULT", "127.0.2.1", 8080, Optional.empty())
+                                        .get(10, TimeUnit.SECONDS);
+                            } catch (Exception e) {
+                                // a beat lost while the owner dies; the next one follows
+                            }
+                        }
+                        try {
+                            Thread.sleep(250);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
                     }
-                }
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "test-client-beats");
+                },
+                "test-client-beats");
         client.start();
         try {
             // both survivors must hold the owner's replicas before it dies: either may inherit a service, and an
-            // heir without the replica answers the beats "not found" (a real client then re-registers; this one does not)
-            Await.until(WAIT, "both survivors to hold the dying owner's services", () -> ownedByDying.stream()
-                    .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
-                            && ips(naming[1], s).equals(Set.of("127.0.2.1"))));
+            // heir without the replica answers the beats "not found" (a real client then re-registers; this one does
+            // not)
+            Await.until(
+                    WAIT,
+                    "both survivors to hold the dying owner's services",
+                    () -> ownedByDying.stream()
+                            .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
+                                    && ips(naming[1], s).equals(Set.of("127.0.2.1"))));
 
             naming[2].close();
             naming[2] = null;
             stores[2].close();
             stores[2] = null;
-            Await.until(WAIT, "the survivors to see node 2 gone",
+            Await.until(
+                    WAIT,
+                    "the survivors to see node 2 gone",
                     () -> !new DistroRing(stores[0]::cluster).live().contains(dying)
-                    && !new DistroRing(stores[1]::cluster).live().contains(dying));
+                            && !new DistroRing(stores[1]::cluster).live().contains(dying));
 
             // beaten through node 1 for three delete timeouts: nothing expires
-            Await.holdsFor(Duration.ofSeconds(9), "every instance listed and healthy while beaten",
-                    () -> ownedByDying.stream().allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
-                            && naming[0].list(s, Set.of(), true).hosts().size() == 1),
-                    () -> ownedByDying.stream().map(s -> s + "=" + ips(naming[0], s)).toList());
+            Await.holdsFor(
+                    Duration.ofSeconds(9),
+                    "every instance listed and healthy while beaten",
+                    () -> ownedByDying.stream()
+                            .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
+                                    && naming[0].list(s, Set.of(), true).hosts().size() == 1),
+                    () -> ownedByDying.stream()
+                            .map(s -> s + "=" + ips(naming[0], s))
+                            .toList());
         } finally {
             beating.set(false);
             client.join(15_000);
         }
         // the client stops: the new owners expire the instances, everywhere
-        Await.until(WAIT, "the instances to expire on both survivors", () -> ownedByDying.stream()
-                .allMatch(s -> ips(naming[0], s).isEmpty() && ips(naming[1], s).isEmpty()));
+        Await.until(
+                WAIT,
+                "the instances to expire on both survivors",
+                () -> ownedByDying.stream()
+                        .allMatch(s ->
+                                ips(naming[0], s).isEmpty() && ips(naming[1], s).isEmpty()));
     }
 
     /**
@@ -286,7 +339,8 @@ class DistroClusterTest {
     @Test
     void aPeerThatHasNotSeenAMemberDieDoesNotMakeOthersDropTheDeadMembersServices() throws Exception {
         String dead = peers.get(2);
-        List<String> withoutDead = List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
+        List<String> withoutDead =
+                List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
         List<String> all = peers.stream().sorted().toList();
         // inherited: owned by node 2 while it lives, by node 1 once it is gone; dropped: node 1's in both views
         ServiceKey inherited = null;
@@ -304,27 +358,38 @@ class DistroClusterTest {
         assertTrue(inherited != null && dropped != null, "the ring spreads 500 services over every member");
 
         Distro.Options fast = new Distro.Options(50, 100, 2_000, 1_000);
-        EphemeralRegistry sawDeath = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
-        EphemeralRegistry notYet = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        EphemeralRegistry sawDeath = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {});
+        EphemeralRegistry notYet = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {});
         LocalWrites none = w -> CompletableFuture.failedFuture(new AssertionError("no writes in this test"));
-        try (Distro first = new Distro(stores[0].peers(), new DistroRing(() -> withoutMember(stores[0].cluster(), dead)),
-                        sawDeath, none, fast).start();
-                Distro second = new Distro(stores[1].peers(), new DistroRing(stores[1]::cluster), notYet, none, fast)
-                        .start()) {
-            Await.until(WAIT, "both to have copied their peers' (empty) registries",
+        try (Distro first = new Distro(
+                                stores[0].peers(),
+                                new DistroRing(() -> withoutMember(stores[0].cluster(), dead)),
+                                sawDeath,
+                                none,
+                                fast)
+                        .start();
+                Distro second =
+                        new Distro(stores[1].peers(), new DistroRing(stores[1]::cluster), notYet, none, fast).start()) {
+            Await.until(
+                    WAIT,
+                    "both to have copied their peers' (empty) registries",
                     () -> first.loaded() && second.loaded());
             // node 0 holds replicas of both services; node 1 holds neither (node 2's copy of the first died with it)
             sawDeath.apply(inherited, new Mutation.Register(instance("127.0.3.1", Map.of())));
             sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
             ServiceKey control = dropped;
             // node 1 owns the second service in both views and lacks it: its verification drops it on node 0
-            Await.until(WAIT, "node 1's verification to drop the service it owns in both views",
+            Await.until(
+                    WAIT,
+                    "node 1's verification to drop the service it owns in both views",
                     () -> !sawDeath.contains(control));
             // and once more, so a whole verification has surely run since: the first service is still there,
             // as node 1 does not yet think it owns it
             sawDeath.apply(dropped, new Mutation.Register(instance("127.0.3.2", Map.of())));
             Await.until(WAIT, "node 1's next verification to drop it again", () -> !sawDeath.contains(control));
-            assertEquals(List.of("127.0.3.1"), sawDeath.instances(inherited).stream().map(Instance::ip).toList());
+            assertEquals(
+                    List.of("127.0.3.1"),
+                    sawDeath.instances(inherited).stream().map(Instance::ip).toList());
         }
     }
 
@@ -339,11 +404,13 @@ class DistroClusterTest {
     void changesMadeOnTwoMembersWhileOneRestartsAndIsNotYetSeenLiveAreBothKept() throws Exception {
         String restarted = peers.get(1);
         List<String> all = peers.stream().sorted().toList();
-        List<String> withoutRestarted = List.of(peers.get(0), peers.get(2)).stream().sorted().toList();
+        List<String> withoutRestarted =
+                List.of(peers.get(0), peers.get(2)).stream().sorted().toList();
         ServiceKey contested = null;
         for (int n = 0; n < 500 && contested == null; n++) {
             ServiceKey s = service(n);
-            if (DistroRing.ownerAmong(all, s).equals(restarted) && DistroRing.ownerAmong(withoutRestarted, s).equals(peers.get(0))) {
+            if (DistroRing.ownerAmong(all, s).equals(restarted)
+                    && DistroRing.ownerAmong(withoutRestarted, s).equals(peers.get(0))) {
                 contested = s;
             }
         }
@@ -353,9 +420,10 @@ class DistroClusterTest {
         Distro.Options fast = new Distro.Options(50, 100, 2_000, 1_000);
         AtomicReference<Distro> writerDistro = new AtomicReference<>();
         AtomicReference<Distro> restartedDistro = new AtomicReference<>();
-        EphemeralRegistry writer = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> changed(writerDistro, s));
-        EphemeralRegistry restartedCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT,
-                s -> changed(restartedDistro, s));
+        EphemeralRegistry writer =
+                new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> changed(writerDistro, s));
+        EphemeralRegistry restartedCopy =
+                new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> changed(restartedDistro, s));
         writer.apply(service, new Mutation.Register(instance("127.0.4.1", Map.of())));
         writer.apply(service, new Mutation.Register(instance("127.0.4.2", Map.of())));
         restartedCopy.merge(writer.copy(service).orElseThrow()); // what it copied while starting
@@ -372,9 +440,14 @@ class DistroClusterTest {
             writer.apply(service, new Mutation.Deregister(new InstanceAddress("DEFAULT", "127.0.4.1", 8080)));
             restartedCopy.apply(service, new Mutation.Register(instance("127.0.4.3", Map.of())));
             Set<String> expected = Set.of("127.0.4.2", "127.0.4.3");
-            Await.until(WAIT, "both copies to hold both changes", () -> ips(writer, service).equals(expected)
-                    && ips(restartedCopy, service).equals(expected));
-            assertEquals(writer.snapshot(service).orElseThrow().checksum(), restartedCopy.snapshot(service).orElseThrow().checksum());
+            Await.until(
+                    WAIT,
+                    "both copies to hold both changes",
+                    () -> ips(writer, service).equals(expected)
+                            && ips(restartedCopy, service).equals(expected));
+            assertEquals(
+                    writer.snapshot(service).orElseThrow().checksum(),
+                    restartedCopy.snapshot(service).orElseThrow().checksum());
         }
     }
 
@@ -396,7 +469,8 @@ class DistroClusterTest {
      */
     @Test
     void aNodeStillCopyingItsPeersInstancesAppliesNoWriteToItsPartialCopy() throws Exception {
-        List<String> seen = List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
+        List<String> seen =
+                List.of(peers.get(0), peers.get(1)).stream().sorted().toList();
         ServiceKey service = null;
         for (int n = 0; n < 500 && service == null; n++) {
             if (DistroRing.ownerAmong(seen, service(n)).equals(peers.get(1))) {
@@ -408,7 +482,7 @@ class DistroClusterTest {
         // node 0 stands in for the peer being copied: its answer is held until the test lets it go
         CompletableFuture<byte[]> copy = new CompletableFuture<>();
         stores[0].peers().handle(Distro.ALL, (from, body) -> copy);
-        EphemeralRegistry starting = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+        EphemeralRegistry starting = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {});
         LocalWrites applyHere = w -> {
             if (w instanceof EphemeralWrite.Register r) {
                 starting.apply(r.service(), new Mutation.Register(r.instance()));
@@ -418,37 +492,63 @@ class DistroClusterTest {
             return CompletableFuture.completedFuture(null);
         };
         Distro.Options slowToLoad = new Distro.Options(50, 100, 1_000, 60_000);
-        try (Distro node = new Distro(stores[1].peers(), new DistroRing(() -> withoutMember(stores[1].cluster(), peers.get(2))),
-                starting, applyHere, slowToLoad).start()) {
+        try (Distro node = new Distro(
+                        stores[1].peers(),
+                        new DistroRing(() -> withoutMember(stores[1].cluster(), peers.get(2))),
+                        starting,
+                        applyHere,
+                        slowToLoad)
+                .start()) {
             assertFalse(node.loaded());
             // a write forwarded to it by the owner's peer is refused: the sender applies it to its whole copy
-            byte[] forwarded = DistroCodec.encode(out -> EphemeralWrite.write(out,
-                    new EphemeralWrite.Register(owned, instance("127.0.5.9", Map.of()))));
-            CompletionException refused = assertThrows(CompletionException.class,
-                    () -> stores[0].peers().send(peers.get(1), Distro.WRITE, forwarded, 2_000).join());
-            assertTrue(refused.getCause().getMessage().contains("still copying"), refused.getCause().getMessage());
+            byte[] forwarded = DistroCodec.encode(out ->
+                    EphemeralWrite.write(out, new EphemeralWrite.Register(owned, instance("127.0.5.9", Map.of()))));
+            CompletionException refused = assertThrows(
+                    CompletionException.class,
+                    () -> stores[0]
+                            .peers()
+                            .send(peers.get(1), Distro.WRITE, forwarded, 2_000)
+                            .join());
+            assertTrue(
+                    refused.getCause().getMessage().contains("still copying"),
+                    refused.getCause().getMessage());
             // its own client's deregistration goes to the peer (which takes no writes here) and fails whole
-            CompletionException failed = assertThrows(CompletionException.class, () -> node.write(
-                    new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080))).join());
+            CompletionException failed = assertThrows(
+                    CompletionException.class,
+                    () -> node.write(new EphemeralWrite.Deregister(
+                                    owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080)))
+                            .join());
             assertTrue(failed.getCause() instanceof StoreUnavailableException, String.valueOf(failed.getCause()));
             assertFalse(starting.contains(owned), "nothing was applied to the partial copy");
 
-            EphemeralRegistry peersCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> { });
+            EphemeralRegistry peersCopy = new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {});
             peersCopy.apply(owned, new Mutation.Register(instance("127.0.5.1", Map.of())));
-            copy.complete(DistroCodec.encode(out -> DistroCodec.writeCopies(out, List.of(peersCopy.copy(owned).orElseThrow()))));
+            copy.complete(DistroCodec.encode(out ->
+                    DistroCodec.writeCopies(out, List.of(peersCopy.copy(owned).orElseThrow()))));
             Await.until(WAIT, "the copy to arrive", node::loaded);
-            assertEquals(List.of("127.0.5.1"), starting.instances(owned).stream().map(Instance::ip).toList());
+            assertEquals(
+                    List.of("127.0.5.1"),
+                    starting.instances(owned).stream().map(Instance::ip).toList());
             // now whole, it owns the service and applies its writes
-            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080))).join();
+            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080)))
+                    .join();
             assertEquals(List.of(), starting.instances(owned));
         }
     }
 
     /** {@code view} with {@code member} unreachable, as a member directory shows a member it has seen die. */
     private static ClusterView withoutMember(ClusterView view, String member) {
-        return new ClusterView(view.self(), view.leader(), view.term(), view.appliedIndex(), view.commitIndex(),
-                view.members().stream().map(m -> m.address().equals(member)
-                        ? new ClusterView.Member(m.address(), m.httpAddress(), MemberState.UNREACHABLE) : m).toList());
+        return new ClusterView(
+                view.self(),
+                view.leader(),
+                view.term(),
+                view.appliedIndex(),
+                view.commitIndex(),
+                view.members().stream()
+                        .map(m -> m.address().equals(member)
+                                ? new ClusterView.Member(m.address(), m.httpAddress(), MemberState.UNREACHABLE)
+                                : m)
+                        .toList());
     }
 
     /**
@@ -468,8 +568,12 @@ class DistroClusterTest {
             ServiceKey s = service(100 + n);
             naming[n % 3].register(s, instance("127.0.4." + (n + 1), Map.of())).get(10, TimeUnit.SECONDS);
             Set<String> expected = Set.of("127.0.4." + (n + 1));
-            Await.until(WAIT, "change " + n + " on every node", () -> expected.equals(ips(naming[0], s))
-                    && expected.equals(ips(naming[1], s)) && expected.equals(ips(naming[2], s)));
+            Await.until(
+                    WAIT,
+                    "change " + n + " on every node",
+                    () -> expected.equals(ips(naming[0], s))
+                            && expected.equals(ips(naming[1], s))
+                            && expected.equals(ips(naming[2], s)));
         }
     }
 }

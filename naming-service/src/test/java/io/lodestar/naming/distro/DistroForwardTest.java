@@ -43,7 +43,8 @@ class DistroForwardTest {
         @Override
         public CompletableFuture<byte[]> send(String peer, String topic, byte[] payload, long timeoutMillis) {
             if (!topic.equals(Distro.WRITE)) {
-                return CompletableFuture.completedFuture(DistroCodec.encode(out -> DistroCodec.writeCopies(out, List.of())));
+                return CompletableFuture.completedFuture(
+                        DistroCodec.encode(out -> DistroCodec.writeCopies(out, List.of())));
             }
             if (!peer.equals(owner)) {
                 writesElsewhere.incrementAndGet();
@@ -51,8 +52,8 @@ class DistroForwardTest {
             }
             return writesToOwner.incrementAndGet() == 1
                     ? CompletableFuture.failedFuture(new StoreUnavailableException("starting: no Distro handler yet"))
-                    : CompletableFuture.failedFuture(new WriteOutcomeUnknownException("no answer from " + peer
-                            + " within " + timeoutMillis + " ms"));
+                    : CompletableFuture.failedFuture(new WriteOutcomeUnknownException(
+                            "no answer from " + peer + " within " + timeoutMillis + " ms"));
         }
 
         @Override
@@ -65,20 +66,33 @@ class DistroForwardTest {
         String owner = DistroRing.ownerAmong(MEMBERS, service);
         RefusingThenSilentOwner channel = new RefusingThenSilentOwner(owner);
         AtomicInteger appliedHere = new AtomicInteger();
-        DistroRing ring = new DistroRing(() -> new ClusterView(SELF, SELF, 1, 1, 1, MEMBERS.stream()
-                .map(m -> new ClusterView.Member(m, null, MemberState.FOLLOWER)).toList()));
-        Distro distro = new Distro(channel, ring, new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {}),
-                write -> {
-                    appliedHere.incrementAndGet();
-                    return CompletableFuture.completedFuture(null);
-                }, OPTIONS).start();
+        DistroRing ring = new DistroRing(() -> new ClusterView(
+                SELF,
+                SELF,
+                1,
+                1,
+                1,
+                MEMBERS.stream()
+                        .map(m -> new ClusterView.Member(m, null, MemberState.FOLLOWER))
+                        .toList()));
+        Distro distro = new Distro(
+                        channel,
+                        ring,
+                        new EphemeralRegistry(Clock.systemUTC(), ExpiryRules.DEFAULT, s -> {}),
+                        write -> {
+                            appliedHere.incrementAndGet();
+                            return CompletableFuture.completedFuture(null);
+                        },
+                        OPTIONS)
+                .start();
         try {
             Await.until("the (empty) copy of the peers loaded", distro::loaded);
             Instance instance = new Instance(null, "127.0.7.1", 8080, 1, true, true, true, "DEFAULT", Map.of());
             CompletableFuture<?> write = distro.write(new EphemeralWrite.Register(service, instance));
 
             ExecutionException e = assertThrows(ExecutionException.class, () -> write.get(10, TimeUnit.SECONDS));
-            assertInstanceOf(StoreUnavailableException.class, e.getCause(), "a retriable refusal, as the owner answered");
+            assertInstanceOf(
+                    StoreUnavailableException.class, e.getCause(), "a retriable refusal, as the owner answered");
             assertEquals(2, channel.writesToOwner.get(), "asked again after the refusal");
             assertEquals(0, appliedHere.get(), "not applied on the forwarding node");
             assertEquals(0, channel.writesElsewhere.get(), "not sent to the heir");

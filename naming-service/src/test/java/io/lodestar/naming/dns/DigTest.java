@@ -44,17 +44,32 @@ class DigTest {
             many.add(DnsTarget.serving("127.1.0." + i, 7000, 1));
         }
         source.put("public", "DEFAULT_GROUP", "big", many);
-        try (DnsServer server = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source)
-                .start()) {
-            String srv = run(dig, "@127.0.0.1", "-p", String.valueOf(server.port()), "+short",
-                    "orders.DEFAULT_GROUP.public.lodestar.", "SRV");
-            assertEquals(List.of("0 65535 8080 127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
+        try (DnsServer server =
+                new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {
+            String srv = run(
+                    dig,
+                    "@127.0.0.1",
+                    "-p",
+                    String.valueOf(server.port()),
+                    "+short",
+                    "orders.DEFAULT_GROUP.public.lodestar.",
+                    "SRV");
+            assertEquals(
+                    List.of("0 65535 8080 127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
                     srv.lines().filter(l -> !l.startsWith(";")).toList());
             // +ignore off (the default): dig retries a truncated UDP answer over TCP
-            String big = run(dig, "@127.0.0.1", "-p", String.valueOf(server.port()), "+short", "+noedns",
-                    "big.DEFAULT_GROUP.public.lodestar.", "A");
+            String big = run(
+                    dig,
+                    "@127.0.0.1",
+                    "-p",
+                    String.valueOf(server.port()),
+                    "+short",
+                    "+noedns",
+                    "big.DEFAULT_GROUP.public.lodestar.",
+                    "A");
             // (dig may also print a ";; Truncated, retrying in TCP mode." line: count addresses only)
-            long addresses = big.lines().filter(l -> l.matches("127\\.1\\.0\\.\\d+")).count();
+            long addresses =
+                    big.lines().filter(l -> l.matches("127\\.1\\.0\\.\\d+")).count();
             assertEquals(100, addresses, big);
             String refused = run(dig, "@127.0.0.1", "-p", String.valueOf(server.port()), "example.com.", "A");
             assertTrue(refused.contains("status: REFUSED"), refused);

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.xbill.DNS.ARecord;
 import org.xbill.DNS.AAAARecord;
+import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Flags;
 import org.xbill.DNS.Message;
@@ -52,19 +52,27 @@ class DnsServerTest {
 
     @BeforeAll
     static void start() {
-        SOURCE.put("public", "DEFAULT_GROUP", "orders", List.of(
-                DnsTarget.serving("127.0.0.1", 8080, 1.0),
-                DnsTarget.serving("127.0.0.2", 8081, 2.0),
-                DnsTarget.serving("127.0.0.3", 8082, 0.5),
-                new DnsTarget("127.0.0.4", 8080, 1.0, false, true), // unhealthy
-                new DnsTarget("127.0.0.5", 8080, 1.0, true, false), // disabled
-                DnsTarget.serving("127.0.0.6", 8080, 0))); // weight 0: no traffic
-        SOURCE.put("public", "DEFAULT_GROUP", "nobody-home", List.of(
-                new DnsTarget("127.0.1.1", 8080, 1.0, false, true)));
-        SOURCE.put("dev", "pay", "Gateway", List.of(
-                DnsTarget.serving("2001:db8::1", 9000, 1.0),
-                DnsTarget.serving("127.0.2.1", 9000, 1.0),
-                DnsTarget.serving("gw.example.net", 9000, 1.0)));
+        SOURCE.put(
+                "public",
+                "DEFAULT_GROUP",
+                "orders",
+                List.of(
+                        DnsTarget.serving("127.0.0.1", 8080, 1.0),
+                        DnsTarget.serving("127.0.0.2", 8081, 2.0),
+                        DnsTarget.serving("127.0.0.3", 8082, 0.5),
+                        new DnsTarget("127.0.0.4", 8080, 1.0, false, true), // unhealthy
+                        new DnsTarget("127.0.0.5", 8080, 1.0, true, false), // disabled
+                        DnsTarget.serving("127.0.0.6", 8080, 0))); // weight 0: no traffic
+        SOURCE.put(
+                "public", "DEFAULT_GROUP", "nobody-home", List.of(new DnsTarget("127.0.1.1", 8080, 1.0, false, true)));
+        SOURCE.put(
+                "dev",
+                "pay",
+                "Gateway",
+                List.of(
+                        DnsTarget.serving("2001:db8::1", 9000, 1.0),
+                        DnsTarget.serving("127.0.2.1", 9000, 1.0),
+                        DnsTarget.serving("gw.example.net", 9000, 1.0)));
         List<DnsTarget> many = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             many.add(DnsTarget.serving("127.1.0." + i, 7000 + i, 1.0));
@@ -104,7 +112,8 @@ class DnsServerTest {
 
     private static Set<String> addresses(Message m) {
         return m.getSection(Section.ANSWER).stream()
-                .map(r -> r instanceof ARecord a ? a.getAddress().getHostAddress()
+                .map(r -> r instanceof ARecord a
+                        ? a.getAddress().getHostAddress()
                         : ((AAAARecord) r).getAddress().getHostAddress())
                 .collect(Collectors.toCollection(TreeSet::new));
     }
@@ -115,7 +124,9 @@ class DnsServerTest {
             Message m = ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, tcp);
             assertEquals(Rcode.NOERROR, m.getRcode());
             assertTrue(m.getHeader().getFlag(Flags.AA), "authoritative");
-            assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), addresses(m),
+            assertEquals(
+                    Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"),
+                    addresses(m),
                     "unhealthy, disabled and weight-0 instances are left out (tcp=" + tcp + ")");
             m.getSection(Section.ANSWER).forEach(r -> assertEquals(1, r.getTTL()));
         }
@@ -125,7 +136,8 @@ class DnsServerTest {
     void srvAnswersCarryPortWeightAndANamedTargetWithItsAddress() throws IOException {
         Message m = ask("orders.DEFAULT_GROUP.public.lodestar.", Type.SRV, false);
         assertEquals(Rcode.NOERROR, m.getRcode());
-        Map<Name, SRVRecord> byTarget = m.getSection(Section.ANSWER).stream().map(r -> (SRVRecord) r)
+        Map<Name, SRVRecord> byTarget = m.getSection(Section.ANSWER).stream()
+                .map(r -> (SRVRecord) r)
                 .collect(Collectors.toMap(SRVRecord::getTarget, Function.identity()));
         assertEquals(3, byTarget.size());
         Name target1 = Name.fromString("127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar.");
@@ -138,23 +150,31 @@ class DnsServerTest {
         assertEquals(65535, byTarget.get(target2).getWeight());
         assertEquals(16384, byTarget.get(target3).getWeight());
 
-        Map<Name, String> glue = m.getSection(Section.ADDITIONAL).stream().filter(r -> r instanceof ARecord)
-                .collect(Collectors.toMap(Record::getName, r -> ((ARecord) r).getAddress().getHostAddress()));
+        Map<Name, String> glue = m.getSection(Section.ADDITIONAL).stream()
+                .filter(r -> r instanceof ARecord)
+                .collect(Collectors.toMap(
+                        Record::getName, r -> ((ARecord) r).getAddress().getHostAddress()));
         assertEquals(Map.of(target1, "127.0.0.1", target2, "127.0.0.2", target3, "127.0.0.3"), glue);
 
         Message target = ask(target2.toString(), Type.A, false);
         assertEquals(Set.of("127.0.0.2"), addresses(target), "an SRV target answers its own A query");
-        assertEquals(Rcode.NXDOMAIN, ask("127-0-0-4-8080.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false)
-                .getRcode(), "the target name of an unhealthy instance does not exist");
+        assertEquals(
+                Rcode.NXDOMAIN,
+                ask("127-0-0-4-8080.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false)
+                        .getRcode(),
+                "the target name of an unhealthy instance does not exist");
     }
 
     @Test
     void theRfc2782SrvNameFormWorksToo() throws IOException {
         Message m = ask("_http._tcp.orders.DEFAULT_GROUP.public.lodestar.", Type.SRV, false);
         assertEquals(3, m.getSection(Section.ANSWER).size());
-        assertEquals(Name.fromString("127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
-                m.getSection(Section.ANSWER).stream().map(r -> ((SRVRecord) r).getTarget())
-                        .min(Comparator.naturalOrder()).orElseThrow());
+        assertEquals(
+                Name.fromString("127-0-0-1-8080.orders.DEFAULT_GROUP.public.lodestar."),
+                m.getSection(Section.ANSWER).stream()
+                        .map(r -> ((SRVRecord) r).getTarget())
+                        .min(Comparator.naturalOrder())
+                        .orElseThrow());
         Message a = ask("_http._tcp.orders.DEFAULT_GROUP.public.lodestar.", Type.A, false);
         assertEquals(Rcode.NOERROR, a.getRcode());
         assertEquals(List.of(), a.getSection(Section.ANSWER), "that form names SRV records only");
@@ -166,13 +186,20 @@ class DnsServerTest {
         assertEquals(Set.of("127.0.2.1"), addresses(ask("gateway.pay.dev.lodestar.", Type.A, true)));
 
         Message srv = ask("gateway.pay.dev.lodestar.", Type.SRV, false);
-        Set<String> targets = srv.getSection(Section.ANSWER).stream().map(r -> ((SRVRecord) r).getTarget().toString())
+        Set<String> targets = srv.getSection(Section.ANSWER).stream()
+                .map(r -> ((SRVRecord) r).getTarget().toString())
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(Set.of("127-0-2-1-9000.gateway.pay.dev.lodestar.", "2001-db8--1-9000.gateway.pay.dev.lodestar.",
-                "gw.example.net."), targets);
-        assertTrue(srv.getSection(Section.ADDITIONAL).stream().anyMatch(r -> r instanceof AAAARecord),
+        assertEquals(
+                Set.of(
+                        "127-0-2-1-9000.gateway.pay.dev.lodestar.",
+                        "2001-db8--1-9000.gateway.pay.dev.lodestar.",
+                        "gw.example.net."),
+                targets);
+        assertTrue(
+                srv.getSection(Section.ADDITIONAL).stream().anyMatch(r -> r instanceof AAAARecord),
                 "the IPv6 target's address comes along");
-        assertEquals(Set.of("2001:db8:0:0:0:0:0:1"),
+        assertEquals(
+                Set.of("2001:db8:0:0:0:0:0:1"),
                 addresses(ask("2001-db8--1-9000.gateway.pay.dev.lodestar.", Type.AAAA, false)));
     }
 
@@ -180,9 +207,14 @@ class DnsServerTest {
     void labelsMatchIgnoringCaseAndTheAnswerKeepsTheAskedCase() throws IOException {
         Message m = ask("ORDERS.default_group.PUBLIC.Lodestar.", Type.A, false);
         assertEquals(3, m.getSection(Section.ANSWER).size());
-        assertEquals("ORDERS.default_group.PUBLIC.Lodestar.", m.getSection(Section.ANSWER).get(0).getName()
-                .toString());
-        assertEquals(3, ask("GATEWAY.PAY.DEV.lodestar.", Type.SRV, true).getSection(Section.ANSWER).size(),
+        assertEquals(
+                "ORDERS.default_group.PUBLIC.Lodestar.",
+                m.getSection(Section.ANSWER).get(0).getName().toString());
+        assertEquals(
+                3,
+                ask("GATEWAY.PAY.DEV.lodestar.", Type.SRV, true)
+                        .getSection(Section.ANSWER)
+                        .size(),
                 "the source matched 'Gateway' ignoring case");
     }
 
@@ -191,7 +223,9 @@ class DnsServerTest {
         Message unknown = ask("nosuch.DEFAULT_GROUP.public.lodestar.", Type.A, false);
         assertEquals(Rcode.NXDOMAIN, unknown.getRcode());
         assertTrue(unknown.getSection(Section.AUTHORITY).get(0) instanceof SOARecord, "negative answers carry the SOA");
-        assertEquals(1, ((SOARecord) unknown.getSection(Section.AUTHORITY).get(0)).getMinimum(),
+        assertEquals(
+                1,
+                ((SOARecord) unknown.getSection(Section.AUTHORITY).get(0)).getMinimum(),
                 "absence is cached no longer than the TTL");
 
         Message none = ask("nobody-home.DEFAULT_GROUP.public.lodestar.", Type.A, false);
@@ -230,13 +264,20 @@ class DnsServerTest {
             assertFalse(m.getHeader().getFlag(Flags.AA));
             assertEquals(List.of(), m.getSection(Section.ANSWER));
         }
-        assertEquals(Rcode.REFUSED, ask("orders.DEFAULT_GROUP.public.lodestar.example.", Type.A, false).getRcode());
+        assertEquals(
+                Rcode.REFUSED,
+                ask("orders.DEFAULT_GROUP.public.lodestar.example.", Type.A, false)
+                        .getRcode());
     }
 
     @Test
     void aSourceThatThrowsIsServfail() throws IOException {
-        assertEquals(Rcode.SERVFAIL, ask("broken.DEFAULT_GROUP.public.lodestar.", Type.A, false).getRcode());
-        assertEquals(Rcode.NOERROR, ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, false).getRcode());
+        assertEquals(
+                Rcode.SERVFAIL,
+                ask("broken.DEFAULT_GROUP.public.lodestar.", Type.A, false).getRcode());
+        assertEquals(
+                Rcode.NOERROR,
+                ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, false).getRcode());
     }
 
     @Test
@@ -253,9 +294,12 @@ class DnsServerTest {
         edns.setIgnoreTruncation(true);
         Message ednsTruncated = ask(edns, "big.DEFAULT_GROUP.public.lodestar.", Type.SRV);
         assertTrue(ednsTruncated.getHeader().getFlag(Flags.TC), "TC set");
-        assertTrue(ednsTruncated.numBytes() <= DnsServerSettings.DEFAULT_MAX_UDP_PAYLOAD,
+        assertTrue(
+                ednsTruncated.numBytes() <= DnsServerSettings.DEFAULT_MAX_UDP_PAYLOAD,
                 "a client's EDNS size is capped by the server's: " + ednsTruncated.numBytes() + " bytes");
-        assertEquals(DnsServerSettings.DEFAULT_MAX_UDP_PAYLOAD, ednsTruncated.getOPT().getPayloadSize());
+        assertEquals(
+                DnsServerSettings.DEFAULT_MAX_UDP_PAYLOAD,
+                ednsTruncated.getOPT().getPayloadSize());
 
         // an ordinary resolver sees TC and asks again over TCP
         Message full = ask("big.DEFAULT_GROUP.public.lodestar.", Type.A, false);
@@ -263,13 +307,17 @@ class DnsServerTest {
         assertEquals(100, addresses(full).size());
         Message fullSrv = ask("big.DEFAULT_GROUP.public.lodestar.", Type.SRV, false);
         assertEquals(100, fullSrv.getSection(Section.ANSWER).size());
-        assertEquals(100, fullSrv.getSection(Section.ADDITIONAL).stream().filter(r -> r instanceof ARecord).count());
+        assertEquals(
+                100,
+                fullSrv.getSection(Section.ADDITIONAL).stream()
+                        .filter(r -> r instanceof ARecord)
+                        .count());
     }
 
     @Test
     void anEdnsVersionAboveZeroIsBadvers() throws IOException {
-        Message query = Message.newQuery(Record.newRecord(Name.fromString("orders.DEFAULT_GROUP.public.lodestar."),
-                Type.A, DClass.IN));
+        Message query = Message.newQuery(
+                Record.newRecord(Name.fromString("orders.DEFAULT_GROUP.public.lodestar."), Type.A, DClass.IN));
         query.addRecord(new OPTRecord(1232, 0, 1, 0), Section.ADDITIONAL);
         assertEquals(Rcode.BADVERS, resolver(false).send(query).getRcode());
     }
@@ -296,14 +344,19 @@ class DnsServerTest {
                 client.send(new DatagramPacket(noise, noise.length, to));
             }
             // a packet with QR set is a response: never answered, lest two servers echo each other
-            byte[] response = Message.newQuery(Record.newRecord(Name.fromString("orders.DEFAULT_GROUP.public.lodestar."),
-                    Type.A, DClass.IN)).toWire();
+            byte[] response = Message.newQuery(Record.newRecord(
+                            Name.fromString("orders.DEFAULT_GROUP.public.lodestar."), Type.A, DClass.IN))
+                    .toWire();
             response[2] |= (byte) 0x80;
             response[0] = 0x55;
             client.send(new DatagramPacket(response, response.length, to));
             drainUntilQuiet(client, 0x55);
         }
-        assertEquals(3, ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, false).getSection(Section.ANSWER).size());
+        assertEquals(
+                3,
+                ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, false)
+                        .getSection(Section.ANSWER)
+                        .size());
     }
 
     private static Message receive(DatagramSocket client) throws IOException {
@@ -356,8 +409,9 @@ class DnsServerTest {
             assertEquals(Rcode.FORMERR, m.getRcode());
 
             // the same connection still answers a proper query
-            byte[] query = Message.newQuery(Record.newRecord(Name.fromString("orders.DEFAULT_GROUP.public.lodestar."),
-                    Type.A, DClass.IN)).toWire();
+            byte[] query = Message.newQuery(Record.newRecord(
+                            Name.fromString("orders.DEFAULT_GROUP.public.lodestar."), Type.A, DClass.IN))
+                    .toWire();
             out.writeShort(query.length);
             out.write(query);
             out.flush();
@@ -370,7 +424,11 @@ class DnsServerTest {
             out.write(new byte[10]);
             out.flush();
         }
-        assertEquals(3, ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, true).getSection(Section.ANSWER).size());
+        assertEquals(
+                3,
+                ask("orders.DEFAULT_GROUP.public.lodestar.", Type.A, true)
+                        .getSection(Section.ANSWER)
+                        .size());
     }
 
     @Test

@@ -34,7 +34,8 @@ class DnsTcpLimitsTest {
     void start() {
         InMemorySource source = new InMemorySource()
                 .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("127.0.0.1", 80, 1)));
-        server = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0).withTcp(1, 0, IDLE), source)
+        server = new DnsServer(
+                        DnsServerSettings.defaults().withAddress("127.0.0.1", 0).withTcp(1, 0, IDLE), source)
                 .start();
     }
 
@@ -77,8 +78,8 @@ class DnsTcpLimitsTest {
         SimpleResolver r = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()));
         r.setTCP(true);
         r.setTimeout(Duration.ofSeconds(5));
-        Message m = r.send(Message.newQuery(Record.newRecord(
-                Name.fromString("orders.DEFAULT_GROUP.public.lodestar."), Type.A, DClass.IN)));
+        Message m = r.send(Message.newQuery(
+                Record.newRecord(Name.fromString("orders.DEFAULT_GROUP.public.lodestar."), Type.A, DClass.IN)));
         return m.getSection(Section.ANSWER).size();
     }
 

@@ -45,7 +45,8 @@ class QueryNameTest {
     void otherNames() {
         assertEquals(Kind.APEX, parse("LODESTAR.").kind());
         assertEquals(Kind.EMPTY_NON_TERMINAL, parse("public.lodestar.").kind());
-        assertEquals(Kind.EMPTY_NON_TERMINAL, parse("DEFAULT_GROUP.public.lodestar.").kind());
+        assertEquals(
+                Kind.EMPTY_NON_TERMINAL, parse("DEFAULT_GROUP.public.lodestar.").kind());
         assertEquals(Kind.NONE, parse("a.b.c.d.e.f.lodestar.").kind());
         assertEquals(Kind.OUTSIDE, parse("example.com.").kind());
         assertEquals(Kind.OUTSIDE, parse("lodestar.example.com.").kind());

@@ -40,10 +40,12 @@ class RegistryDnsSourceTest {
     void answersTheRegistrysHealthyInstancesAndFollowsItsChanges() throws Exception {
         ServiceKey orders = ServiceKey.of("public", "DEFAULT_GROUP", "Orders");
         try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
-             NamingService naming = new NamingService(store);
-             RegistryDnsSource source = new RegistryDnsSource(naming);
-             DnsServer dns = new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {
-            SimpleResolver resolver = new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), dns.port()));
+                NamingService naming = new NamingService(store);
+                RegistryDnsSource source = new RegistryDnsSource(naming);
+                DnsServer dns =
+                        new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {
+            SimpleResolver resolver =
+                    new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), dns.port()));
             resolver.setTimeout(Duration.ofSeconds(5));
             String name = "oRDERs.default_group.PUBLIC.lodestar.";
             assertEquals(Rcode.NXDOMAIN, ask(resolver, name).getRcode(), "unknown before any registration");
@@ -54,7 +56,8 @@ class RegistryDnsSourceTest {
             Await.until("both instances", () -> answered(resolver, name).equals(Set.of("127.1.0.1", "127.1.0.2")));
 
             naming.update(orders, instance("127.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
-            Await.until("a disabled instance to leave the answer",
+            Await.until(
+                    "a disabled instance to leave the answer",
                     () -> answered(resolver, name).equals(Set.of("127.1.0.1")));
 
             naming.deregister(orders, "DEFAULT", "127.1.0.1", 8080, true).get(10, TimeUnit.SECONDS);

@@ -13,8 +13,8 @@ import io.lodestar.naming.model.ServiceKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The in-memory registry and its expiry, driven by a clock the test moves: no sleeps. */
@@ -47,7 +47,9 @@ class EphemeralRegistryTest {
     void registerAddsAndReplacesAtTheSameAddressAndReportsOnlyVisibleChanges() {
         assertEquals(Outcome.CHANGED, register("127.0.0.1"));
         assertEquals(Outcome.UNCHANGED, register("127.0.0.1"), "the same instance again is only a beat");
-        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Register(instance("127.0.0.1").withWeight(3))));
+        assertEquals(
+                Outcome.CHANGED,
+                registry.apply(SVC, new Mutation.Register(instance("127.0.0.1").withWeight(3))));
         assertEquals(1, registry.instances(SVC).size());
         assertEquals(3, registry.instances(SVC).get(0).weight());
         assertEquals(List.of(SVC, SVC), changes);
@@ -55,8 +57,10 @@ class EphemeralRegistryTest {
 
     @Test
     void onlyEphemeralInstancesEnterTheRegistry() {
-        assertThrows(IllegalArgumentException.class, () -> new Mutation.Register(Instance.of("127.0.0.1", 1).withDefaultId(SVC)
-                .withEphemeral(false)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new Mutation.Register(
+                        Instance.of("127.0.0.1", 1).withDefaultId(SVC).withEphemeral(false)));
     }
 
     @Test
@@ -72,7 +76,8 @@ class EphemeralRegistryTest {
     void silentInstanceTurnsUnhealthyAfterItsTimeoutAndIsRemovedAfterItsDeleteTimeout() {
         register("127.0.0.1");
         expireAfter(Duration.ofMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS));
-        assertTrue(registry.instances(SVC).get(0).healthy(), "exactly at the timeout it is still healthy (Nacos uses >)");
+        assertTrue(
+                registry.instances(SVC).get(0).healthy(), "exactly at the timeout it is still healthy (Nacos uses >)");
         expireAfter(Duration.ofMillis(1));
         assertFalse(registry.instances(SVC).get(0).healthy());
         clock.advanceMillis(HeartbeatSettings.DEFAULT_DELETE_TIMEOUT_MS - HeartbeatSettings.DEFAULT_TIMEOUT_MS - 1);
@@ -91,7 +96,10 @@ class EphemeralRegistryTest {
         assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Beat(at("127.0.0.1"))));
         assertTrue(registry.instances(SVC).get(0).healthy());
         assertEquals(List.of(SVC), changes);
-        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Beat(at("127.0.0.1"))), "healthy already: nothing visible");
+        assertEquals(
+                Outcome.UNCHANGED,
+                registry.apply(SVC, new Mutation.Beat(at("127.0.0.1"))),
+                "healthy already: nothing visible");
         expireAfter(Duration.ofSeconds(29));
         assertEquals(1, registry.instances(SVC).size(), "the beat restarted the clock");
         assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Beat(at("127.9.9.9"))));
@@ -99,9 +107,16 @@ class EphemeralRegistryTest {
 
     @Test
     void timeoutsComeFromEachInstancesMetadata() {
-        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1").withMetadata(Map.of(
-                HeartbeatSettings.INTERVAL_KEY, "1000", HeartbeatSettings.TIMEOUT_KEY, "3000",
-                HeartbeatSettings.DELETE_TIMEOUT_KEY, "6000"))));
+        registry.apply(
+                SVC,
+                new Mutation.Register(instance("127.0.0.1")
+                        .withMetadata(Map.of(
+                                HeartbeatSettings.INTERVAL_KEY,
+                                "1000",
+                                HeartbeatSettings.TIMEOUT_KEY,
+                                "3000",
+                                HeartbeatSettings.DELETE_TIMEOUT_KEY,
+                                "6000"))));
         register("127.0.0.2");
         expireAfter(Duration.ofMillis(3001));
         assertFalse(registry.instance(SVC, at("127.0.0.1")).orElseThrow().healthy());
@@ -116,7 +131,9 @@ class EphemeralRegistryTest {
         register("127.0.0.1");
         register("127.0.0.2");
         expireAfter(Duration.ofSeconds(16));
-        assertEquals(List.of(false, false), registry.instances(SVC).stream().map(Instance::healthy).toList(),
+        assertEquals(
+                List.of(false, false),
+                registry.instances(SVC).stream().map(Instance::healthy).toList(),
                 "both unhealthy after the beat timeout");
         changes.clear();
         expireAfter(Duration.ofSeconds(15));
@@ -147,9 +164,11 @@ class EphemeralRegistryTest {
     void modifyEditsInPlaceButMayNotMoveAnInstance() {
         register("127.0.0.1");
         assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withWeight(5))));
-        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withWeight(5))));
+        assertEquals(
+                Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withWeight(5))));
         assertEquals(Outcome.NOT_FOUND, registry.apply(SVC, new Mutation.Modify(at("127.0.0.9"), i -> i)));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> registry.apply(SVC, new Mutation.Modify(at("127.0.0.1"), i -> i.withCluster("ELSEWHERE"))));
         assertEquals(5, registry.instances(SVC).get(0).weight());
         assertEquals("DEFAULT", registry.instances(SVC).get(0).cluster());
@@ -163,21 +182,27 @@ class EphemeralRegistryTest {
         EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, changes::add);
         changes.clear();
         assertEquals(Outcome.CHANGED, replica.merge(copy));
-        assertEquals(registry.snapshot(SVC).orElseThrow().checksum(), replica.snapshot(SVC).orElseThrow().checksum());
+        assertEquals(
+                registry.snapshot(SVC).orElseThrow().checksum(),
+                replica.snapshot(SVC).orElseThrow().checksum());
         assertEquals(registry.instances(SVC), replica.instances(SVC));
         assertEquals(List.of(SVC), changes);
         assertEquals(Outcome.UNCHANGED, replica.merge(copy), "the same copy again changes nothing");
 
         registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
-        assertEquals(Outcome.CHANGED, replica.merge(registry.copy(SVC).orElseThrow()), "the removal travels with the copy");
+        assertEquals(
+                Outcome.CHANGED, replica.merge(registry.copy(SVC).orElseThrow()), "the removal travels with the copy");
         assertEquals(List.of("127.0.0.2"), ips(replica));
     }
 
     @Test
     void aBadCopyLeavesTheServiceAsItWas() {
         register("127.0.0.1");
-        ServiceCopy bad = new ServiceCopy(SVC, List.of(ServiceCopy.Entry.live(instance("127.0.0.5"), Long.MAX_VALUE),
-                ServiceCopy.Entry.live(Instance.of("127.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
+        ServiceCopy bad = new ServiceCopy(
+                SVC,
+                List.of(
+                        ServiceCopy.Entry.live(instance("127.0.0.5"), Long.MAX_VALUE),
+                        ServiceCopy.Entry.live(Instance.of("127.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
         assertThrows(IllegalArgumentException.class, () -> registry.merge(bad));
         assertEquals(List.of("127.0.0.1"), ips(registry));
     }
@@ -188,8 +213,8 @@ class EphemeralRegistryTest {
         register("127.0.0.2");
         ServiceCopy before = registry.copy(SVC).orElseThrow();
         // a member whose clock is an hour behind copies the service, then removes an instance
-        EphemeralRegistry behind = new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT,
-                s -> { });
+        EphemeralRegistry behind =
+                new EphemeralRegistry(new MutableClock(1_000_000 - 3_600_000), ExpiryRules.DEFAULT, s -> {});
         behind.merge(before);
         behind.apply(SVC, new Mutation.Deregister(at("127.0.0.1")));
         assertEquals(Outcome.CHANGED, registry.merge(behind.copy(SVC).orElseThrow()));
@@ -203,7 +228,7 @@ class EphemeralRegistryTest {
     void changesMadeOnTwoMembersAtOnceAreBothKeptAndTheLaterEditOfOneInstanceWins() {
         register("127.0.0.1");
         register("127.0.0.2");
-        EphemeralRegistry other = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, s -> { });
+        EphemeralRegistry other = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, s -> {});
         other.merge(registry.copy(SVC).orElseThrow());
         // cut off from each other: each side registers, removes and edits on its own
         registry.apply(SVC, new Mutation.Register(instance("127.0.0.3")));
@@ -217,7 +242,9 @@ class EphemeralRegistryTest {
         registry.merge(other.copy(SVC).orElseThrow());
         other.merge(mine);
         assertEquals(Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), Set.copyOf(ips(registry)));
-        assertEquals(registry.snapshot(SVC).orElseThrow().checksum(), other.snapshot(SVC).orElseThrow().checksum());
+        assertEquals(
+                registry.snapshot(SVC).orElseThrow().checksum(),
+                other.snapshot(SVC).orElseThrow().checksum());
         assertEquals(7, registry.instance(SVC, at("127.0.0.2")).orElseThrow().weight(), "the later edit");
     }
 

@@ -22,7 +22,8 @@ class HealthCheckerScaleTest {
         List<ServerSocket> listeners = new ArrayList<>();
         FakeRegistry registry = new FakeRegistry();
         ProbeSettings settings = ProbeSettings.tcp()
-                .withTiming(Duration.ofSeconds(2), Duration.ofMillis(500)).withThresholds(3, 1);
+                .withTiming(Duration.ofSeconds(2), Duration.ofMillis(500))
+                .withThresholds(3, 1);
         try {
             for (int i = 0; i < TARGETS; i++) {
                 // the kernel completes connects into the backlog: nobody needs to accept
@@ -31,11 +32,13 @@ class HealthCheckerScaleTest {
                 registry.put(new ProbeTarget("t" + i, "127.0.0.1", s.getLocalPort(), false, settings));
             }
             int threadsBefore = healthThreads();
-            try (HealthChecker checker = new HealthChecker(registry, registry, () -> true, ProbeScope.parse("127.0.0.0/8"),
-                    Duration.ofMillis(20), 64)) {
+            try (HealthChecker checker = new HealthChecker(
+                    registry, registry, () -> true, ProbeScope.parse("127.0.0.0/8"), Duration.ofMillis(20), 64)) {
                 checker.start();
-                Await.until("every target probed and flipped healthy",
-                        () -> registry.flips().size() >= TARGETS, () -> registry.flips().size());
+                Await.until(
+                        "every target probed and flipped healthy",
+                        () -> registry.flips().size() >= TARGETS,
+                        () -> registry.flips().size());
                 int threads = healthThreads() - threadsBefore;
                 assertTrue(threads <= 4, threads + " health threads for " + TARGETS + " targets");
             }

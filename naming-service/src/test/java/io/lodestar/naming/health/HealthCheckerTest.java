@@ -1,13 +1,13 @@
 package io.lodestar.naming.health;
 
-import io.lodestar.kv.testing.Await;
-import io.lodestar.naming.model.CheckerType;
 import static io.lodestar.naming.health.ProbeResult.Outcome.DOWN;
 import static io.lodestar.naming.health.ProbeResult.Outcome.UP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
+import io.lodestar.naming.model.CheckerType;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,8 +78,7 @@ class HealthCheckerTest {
     @Test
     void httpTargetFlipsUnhealthyOn500AndHealthyOn200() {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
-        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
-                fast(ProbeSettings.http("/health"), 2, 1)));
+        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true, fast(ProbeSettings.http("/health"), 2, 1)));
         start(() -> true);
 
         Await.until("answered three probes", () -> server.requests() >= 3);
@@ -96,7 +95,11 @@ class HealthCheckerTest {
     void httpExpectedStatusesReplaceAny2xx() {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(204);
-        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
+        registry.put(new ProbeTarget(
+                "h",
+                LOCALHOST,
+                server.port(),
+                true,
                 fast(ProbeSettings.http("/health").withExpectedStatuses(java.util.Set.of(200)), 1, 1)));
         start(() -> true);
 
@@ -107,8 +110,7 @@ class HealthCheckerTest {
     void failuresMustBeConsecutiveToFlip() {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(500, 500, 200);
-        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true,
-                fast(ProbeSettings.http("/health"), 3, 1)));
+        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), true, fast(ProbeSettings.http("/health"), 3, 1)));
         start(() -> true);
 
         Await.until("answered 15 probes (two failures, then a success, five times)", () -> server.requests() >= 15);
@@ -124,8 +126,7 @@ class HealthCheckerTest {
     void successesMustBeConsecutiveToFlipBack() {
         ScriptedHttpServer server = closing(assertDoesNotThrowIo(ScriptedHttpServer::new));
         server.answer(200, 500);
-        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), false,
-                fast(ProbeSettings.http("/health"), 3, 2)));
+        registry.put(new ProbeTarget("h", LOCALHOST, server.port(), false, fast(ProbeSettings.http("/health"), 3, 2)));
         start(() -> true);
 
         Await.until("answered 12 probes (alternating)", () -> server.requests() >= 12);
@@ -198,8 +199,7 @@ class HealthCheckerTest {
     void targetsWithTypeNoneAreNotProbed() throws Exception {
         TcpServer none = closing(new TcpServer());
         TcpServer tcp = closing(new TcpServer());
-        registry.put(new ProbeTarget("none", LOCALHOST, none.port(), true,
-                fast(ProbeSettings.NONE, 1, 1)));
+        registry.put(new ProbeTarget("none", LOCALHOST, none.port(), true, fast(ProbeSettings.NONE, 1, 1)));
         registry.put(new ProbeTarget("tcp", LOCALHOST, tcp.port(), true, fast(ProbeSettings.tcp(), 1, 1)));
         start(() -> true);
 
@@ -212,11 +212,12 @@ class HealthCheckerTest {
         TcpServer checkPort = closing(new TcpServer());
         TcpServer closed = new TcpServer();
         closed.stop();
-        registry.put(new ProbeTarget("t", LOCALHOST, closed.port(), true,
-                fast(ProbeSettings.tcp().withPort(checkPort.port()), 1, 1)));
+        registry.put(new ProbeTarget(
+                "t", LOCALHOST, closed.port(), true, fast(ProbeSettings.tcp().withPort(checkPort.port()), 1, 1)));
         HealthChecker checker = start(() -> true);
 
-        Await.until("three probes counted on the check port",
+        Await.until(
+                "three probes counted on the check port",
                 () -> checker.probesCompleted() >= 3 && checkPort.accepted() >= 3);
         assertEquals(List.of(), registry.flipNames(), "the instance's own (closed) port is not probed");
     }
@@ -224,8 +225,8 @@ class HealthCheckerTest {
     @Test
     void aTargetThatLeavesIsForgottenAndCountsAfreshWhenItReturns() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
-                Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         ProbeTarget target = new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 3, 1));
         registry.put(target);
@@ -251,8 +252,8 @@ class HealthCheckerTest {
     @Test
     void aFlipThatIsNotStoredIsAskedAgainOnlyAfterThreeIntervals() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
-                Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.dropFlips(true);
         registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 1, 1)));
@@ -263,9 +264,10 @@ class HealthCheckerTest {
 
         Await.until("asked twice", () -> registry.flips().size() >= 2, registry::flipNames);
         List<FakeRegistry.Flip> flips = registry.flips();
-        long apartMs = TimeUnit.NANOSECONDS.toMillis(flips.get(1).atNanos() - flips.get(0).atNanos());
-        assertTrue(apartMs >= HealthChecker.RETRY_INTERVALS * INTERVAL.toMillis(),
-                "asked again after " + apartMs + " ms");
+        long apartMs = TimeUnit.NANOSECONDS.toMillis(
+                flips.get(1).atNanos() - flips.get(0).atNanos());
+        assertTrue(
+                apartMs >= HealthChecker.RETRY_INTERVALS * INTERVAL.toMillis(), "asked again after " + apartMs + " ms");
         assertFalse(flips.get(1).healthy());
     }
 
@@ -273,10 +275,17 @@ class HealthCheckerTest {
     void aSinkThatThrowsDoesNotStopTheChecker() {
         ScriptedProbe probe = new ScriptedProbe();
         AtomicInteger calls = new AtomicInteger();
-        HealthChecker checker = new HealthChecker(registry, (id, healthy) -> {
-            calls.incrementAndGet();
-            throw new IllegalStateException("store unavailable");
-        }, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry,
+                (id, healthy) -> {
+                    calls.incrementAndGet();
+                    throw new IllegalStateException("store unavailable");
+                },
+                () -> true,
+                LOOPBACK_ONLY,
+                TICK,
+                64,
+                Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 1, 1)));
         for (int i = 0; i < 200; i++) {
@@ -290,8 +299,8 @@ class HealthCheckerTest {
     @Test
     void unknownResultsCountNeitherWay() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
-                Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("t", LOCALHOST, 1, true, fast(ProbeSettings.tcp(), 2, 1)));
         probe.then(DOWN);
@@ -308,7 +317,13 @@ class HealthCheckerTest {
     @Test
     void addressesOutsideTheScopeAreNeverDialledAndKeepTheirHealth() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
+        HealthChecker checker = new HealthChecker(
+                registry,
+                registry,
+                () -> true,
+                LOOPBACK_ONLY,
+                TICK,
+                64,
                 Map.of(CheckerType.TCP, probe, CheckerType.HTTP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("private", "10.0.0.1", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
@@ -319,9 +334,12 @@ class HealthCheckerTest {
         }
         checker.start();
 
-        Await.until("the loopback target probed five times and both others refused twice",
+        Await.until(
+                "the loopback target probed five times and both others refused twice",
                 () -> probe.calls() >= 5 && checker.probesRefused() >= 4);
-        assertEquals(Set.of(new InetSocketAddress(LOCALHOST, 80)), Set.copyOf(probe.targets()),
+        assertEquals(
+                Set.of(new InetSocketAddress(LOCALHOST, 80)),
+                Set.copyOf(probe.targets()),
                 "only the loopback address was handed to a probe");
         assertEquals(List.of(), registry.flipNames(), "an unprobed target keeps the health it was listed with");
         assertEquals("10.0.0.1 is outside --probe-allow 127.0.0.0/8", checker.refusal("private"));
@@ -333,8 +351,14 @@ class HealthCheckerTest {
     @Test
     void aHostNameIsCheckedAgainstTheAddressItResolvesTo() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, ProbeScope.parse("10.0.0.0/8"), TICK,
-                64, Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry,
+                registry,
+                () -> true,
+                ProbeScope.parse("10.0.0.0/8"),
+                TICK,
+                64,
+                Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("named", "localhost", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
         checker.start();
@@ -347,8 +371,8 @@ class HealthCheckerTest {
     @Test
     void aTargetThatLeavesTheScopeIsProbedAgainOnceItsAddressIsInside() {
         ScriptedProbe probe = new ScriptedProbe();
-        HealthChecker checker = new HealthChecker(registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64,
-                Map.of(CheckerType.TCP, probe));
+        HealthChecker checker = new HealthChecker(
+                registry, registry, () -> true, LOOPBACK_ONLY, TICK, 64, Map.of(CheckerType.TCP, probe));
         toClose.add(checker);
         registry.put(new ProbeTarget("moving", "10.0.0.1", 80, true, fast(ProbeSettings.tcp(), 1, 1)));
         checker.start();

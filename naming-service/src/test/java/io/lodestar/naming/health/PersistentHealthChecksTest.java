@@ -37,13 +37,18 @@ class PersistentHealthChecksTest {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "probed");
         AtomicBoolean leader = new AtomicBoolean(true);
         try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
-             NamingService naming = new NamingService(store)) {
+                NamingService naming = new NamingService(store)) {
             ServerSocket listener = listen(0);
             int port = listener.getLocalPort();
             naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
                     .get(10, TimeUnit.SECONDS);
-            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, leader::get, LOOPBACK_ONLY,
-                    Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(
+                    naming,
+                    leader::get,
+                    LOOPBACK_ONLY,
+                    Duration.ofMillis(50),
+                    Duration.ofMillis(20),
+                    Duration.ofMillis(100))) {
                 listener.close();
                 Await.until(WAIT, "unhealthy after the port closed", () -> !healthy(naming, service));
 
@@ -63,12 +68,20 @@ class PersistentHealthChecksTest {
     void theInstancesAreReadFromTheStoreAgainOnlyAfterTheyChanged() throws Exception {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "idle");
         try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
-             NamingService naming = new NamingService(store);
-             ServerSocket open = listen(0)) {
-            naming.register(service, new Instance(null, "127.0.0.1", open.getLocalPort(), 1, true, true, false, "DEFAULT",
-                    Map.of())).get(10, TimeUnit.SECONDS);
-            try (PersistentHealthChecks checks = PersistentHealthChecks.start(naming, () -> true, LOOPBACK_ONLY,
-                    Duration.ofMillis(50), Duration.ofMillis(20), Duration.ofMillis(100))) {
+                NamingService naming = new NamingService(store);
+                ServerSocket open = listen(0)) {
+            naming.register(
+                            service,
+                            new Instance(
+                                    null, "127.0.0.1", open.getLocalPort(), 1, true, true, false, "DEFAULT", Map.of()))
+                    .get(10, TimeUnit.SECONDS);
+            try (PersistentHealthChecks checks = PersistentHealthChecks.start(
+                    naming,
+                    () -> true,
+                    LOOPBACK_ONLY,
+                    Duration.ofMillis(50),
+                    Duration.ofMillis(20),
+                    Duration.ofMillis(100))) {
                 Await.until(WAIT, "a first probe", () -> checks.probesStarted() >= 1);
                 long reads = checks.targetReads();
                 long probes = checks.probesStarted();
@@ -79,11 +92,16 @@ class PersistentHealthChecksTest {
                 ServerSocket closed = listen(0);
                 int port = closed.getLocalPort();
                 closed.close();
-                naming.register(service, new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
+                naming.register(
+                                service,
+                                new Instance(null, "127.0.0.1", port, 1, true, true, false, "DEFAULT", Map.of()))
                         .get(10, TimeUnit.SECONDS);
-                Await.until(WAIT, "the new instance read and probed",
+                Await.until(
+                        WAIT,
+                        "the new instance read and probed",
                         () -> naming.instance(service, "DEFAULT", "127.0.0.1", port)
-                        .map(i -> !i.healthy()).orElse(false));
+                                .map(i -> !i.healthy())
+                                .orElse(false));
                 assertTrue(checks.targetReads() > reads, "read again after the registration");
             }
         }
@@ -97,7 +115,12 @@ class PersistentHealthChecksTest {
     }
 
     private static boolean healthy(NamingService naming, ServiceKey service) {
-        return naming.instance(service, "DEFAULT", "127.0.0.1", naming.list(service, Set.of(), false).hosts().get(0).port())
-                .orElseThrow().healthy();
+        return naming.instance(
+                        service,
+                        "DEFAULT",
+                        "127.0.0.1",
+                        naming.list(service, Set.of(), false).hosts().get(0).port())
+                .orElseThrow()
+                .healthy();
     }
 }

@@ -15,16 +15,44 @@ class ProbeScopeTest {
     private final ProbeScope defaults = ProbeScope.defaults();
 
     @ParameterizedTest
-    @ValueSource(strings = {"10.0.0.1", "172.16.4.2", "192.168.1.10", "100.64.0.1", "8.8.8.8", "127.0.0.1",
-            "::1", "fd12:3456::1", "2001:db8::1", "::ffff:10.1.2.3"})
+    @ValueSource(
+            strings = {
+                "10.0.0.1",
+                "172.16.4.2",
+                "192.168.1.10",
+                "100.64.0.1",
+                "8.8.8.8",
+                "127.0.0.1",
+                "::1",
+                "fd12:3456::1",
+                "2001:db8::1",
+                "::ffff:10.1.2.3"
+            })
     void theDefaultAllowsPrivatePublicAndLoopbackUnicast(String ip) {
         assertNull(defaults.refusal(ip), ip);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"169.254.169.254", "169.254.0.1", "100.100.100.200", "168.63.129.16", "fd00:ec2::254",
-            "fe80::1", "224.0.0.1", "239.255.255.250", "ff02::1", "255.255.255.255", "240.0.0.1", "0.0.0.0",
-            "0.1.2.3", "::", "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "::169.254.169.254"})
+    @ValueSource(
+            strings = {
+                "169.254.169.254",
+                "169.254.0.1",
+                "100.100.100.200",
+                "168.63.129.16",
+                "fd00:ec2::254",
+                "fe80::1",
+                "224.0.0.1",
+                "239.255.255.250",
+                "ff02::1",
+                "255.255.255.255",
+                "240.0.0.1",
+                "0.0.0.0",
+                "0.1.2.3",
+                "::",
+                "::ffff:169.254.169.254",
+                "64:ff9b::a9fe:a9fe",
+                "::169.254.169.254"
+            })
     void linkLocalMetadataMulticastAndUnspecifiedAreNeverProbed(String ip) {
         assertNotNull(defaults.refusal(ip), ip);
         assertNotNull(ProbeScope.parse("0.0.0.0/0,::/0").refusal(ip), "even when allowed: " + ip);
@@ -54,8 +82,20 @@ class ProbeScopeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", " ", "10.0.0.0/33", "10.0.0.1/8", "10.0.0/8", "example.com/8", "10.0.0.0/-1",
-            "10.0.0.0/8,", "::/129", "fe80::1%eth0/128", "10.0.0.0/08x"})
+    @ValueSource(
+            strings = {
+                "",
+                " ",
+                "10.0.0.0/33",
+                "10.0.0.1/8",
+                "10.0.0/8",
+                "example.com/8",
+                "10.0.0.0/-1",
+                "10.0.0.0/8,",
+                "::/129",
+                "fe80::1%eth0/128",
+                "10.0.0.0/08x"
+            })
     void malformedNetworksAreRefusedWithWhatIsWrong(String spec) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProbeScope.parse(spec));
         assertTrue(e.getMessage().length() > 10, e.getMessage());

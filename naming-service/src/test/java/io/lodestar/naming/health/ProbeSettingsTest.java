@@ -1,12 +1,12 @@
 package io.lodestar.naming.health;
 
-import io.lodestar.naming.model.CheckerType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.naming.model.CheckerType;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -40,16 +40,33 @@ class ProbeSettingsTest {
 
     @Test
     void invalidSettingsNameTheField() {
-        assertEquals("healthChecker.path",
-                assertThrows(InvalidRequestException.class, () -> ProbeSettings.http("health")).field());
-        assertEquals("healthChecker.port",
-                assertThrows(InvalidRequestException.class, () -> ProbeSettings.tcp().withPort(70_000)).field());
-        assertEquals("healthChecker.timeout", assertThrows(InvalidRequestException.class,
-                () -> ProbeSettings.tcp().withTiming(Duration.ZERO, Duration.ofSeconds(1))).field());
-        assertEquals("healthChecker.failureThreshold",
-                assertThrows(InvalidRequestException.class, () -> ProbeSettings.tcp().withThresholds(0, 1))
+        assertEquals(
+                "healthChecker.path",
+                assertThrows(InvalidRequestException.class, () -> ProbeSettings.http("health"))
                         .field());
-        assertEquals("healthChecker.expectedResponseCode", assertThrows(InvalidRequestException.class,
-                () -> ProbeSettings.http("/").withExpectedStatuses(Set.of(42))).field());
+        assertEquals(
+                "healthChecker.port",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> ProbeSettings.tcp().withPort(70_000))
+                        .field());
+        assertEquals(
+                "healthChecker.timeout",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> ProbeSettings.tcp().withTiming(Duration.ZERO, Duration.ofSeconds(1)))
+                        .field());
+        assertEquals(
+                "healthChecker.failureThreshold",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> ProbeSettings.tcp().withThresholds(0, 1))
+                        .field());
+        assertEquals(
+                "healthChecker.expectedResponseCode",
+                assertThrows(
+                                InvalidRequestException.class,
+                                () -> ProbeSettings.http("/").withExpectedStatuses(Set.of(42)))
+                        .field());
     }
 }

@@ -19,12 +19,13 @@ class ProbesTest {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
     }
 
-    private static final ProbeSettings TCP = ProbeSettings.tcp()
-            .withTiming(Duration.ofMillis(1_000), Duration.ofSeconds(1));
+    private static final ProbeSettings TCP =
+            ProbeSettings.tcp().withTiming(Duration.ofMillis(1_000), Duration.ofSeconds(1));
 
     @Test
     void tcpIsUpWhileSomethingListensAndDownWhenRefused() throws Exception {
-        try (TcpProbe probe = new TcpProbe(); TcpServer server = new TcpServer()) {
+        try (TcpProbe probe = new TcpProbe();
+                TcpServer server = new TcpServer()) {
             ProbeResult up = probe.probe(loopback(server.port()), TCP).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.Outcome.UP, up.outcome(), up.detail());
             server.stop();
@@ -37,7 +38,7 @@ class ProbesTest {
     void tcpTimesOutWhenTheConnectIsNeverAnswered() throws Exception {
         // a listener that never accepts, with its backlog filled: the kernel drops further SYNs
         try (TcpProbe probe = new TcpProbe();
-             ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             ProbeSettings quick = TCP.withTiming(Duration.ofMillis(300), Duration.ofSeconds(1));
             ProbeResult last = null;
             for (int i = 0; i < 20; i++) {
@@ -54,32 +55,44 @@ class ProbesTest {
     void aClosedProbeAnswersUnknown() throws Exception {
         TcpProbe tcp = new TcpProbe();
         tcp.close();
-        assertEquals(ProbeResult.Outcome.UNKNOWN, tcp.probe(loopback(1), TCP).get(5, TimeUnit.SECONDS).outcome());
+        assertEquals(
+                ProbeResult.Outcome.UNKNOWN,
+                tcp.probe(loopback(1), TCP).get(5, TimeUnit.SECONDS).outcome());
         HttpProbe http = new HttpProbe();
         http.close();
-        assertEquals(ProbeResult.Outcome.UNKNOWN,
-                http.probe(loopback(1), ProbeSettings.http("/")).get(5, TimeUnit.SECONDS).outcome());
+        assertEquals(
+                ProbeResult.Outcome.UNKNOWN,
+                http.probe(loopback(1), ProbeSettings.http("/"))
+                        .get(5, TimeUnit.SECONDS)
+                        .outcome());
     }
 
     @Test
     void httpJudgesTheStatus() throws Exception {
-        try (HttpProbe probe = new HttpProbe(); ScriptedHttpServer server = new ScriptedHttpServer()) {
+        try (HttpProbe probe = new HttpProbe();
+                ScriptedHttpServer server = new ScriptedHttpServer()) {
             ProbeSettings s = ProbeSettings.http("/health?deep=true");
             server.answer(200);
-            assertEquals(ProbeResult.up("HTTP 200"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
+            assertEquals(
+                    ProbeResult.up("HTTP 200"),
+                    probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
             server.answer(503);
-            assertEquals(ProbeResult.down("HTTP 503"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
+            assertEquals(
+                    ProbeResult.down("HTTP 503"),
+                    probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
             server.answer(302);
-            assertEquals(ProbeResult.down("HTTP 302"), probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
+            assertEquals(
+                    ProbeResult.down("HTTP 302"),
+                    probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS));
         }
     }
 
     @Test
     void httpTimesOutOnASlowAnswer() throws Exception {
-        try (HttpProbe probe = new HttpProbe(); ScriptedHttpServer server = new ScriptedHttpServer()) {
+        try (HttpProbe probe = new HttpProbe();
+                ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.delay(2_000);
-            ProbeSettings s = ProbeSettings.http("/health")
-                    .withTiming(Duration.ofMillis(200), Duration.ofSeconds(1));
+            ProbeSettings s = ProbeSettings.http("/health").withTiming(Duration.ofMillis(200), Duration.ofSeconds(1));
             ProbeResult r = probe.probe(loopback(server.port()), s).get(5, TimeUnit.SECONDS);
             assertEquals(ProbeResult.down("timed out after 200 ms"), r);
         }

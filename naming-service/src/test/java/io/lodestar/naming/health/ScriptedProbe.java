@@ -32,11 +32,10 @@ final class ScriptedProbe implements Probe {
         calls++;
         targets.add(target);
         ProbeResult.Outcome next = script.poll();
-        return CompletableFuture.completedFuture(new ProbeResult(next == null ? ProbeResult.Outcome.UNKNOWN : next,
-                "scripted"));
+        return CompletableFuture.completedFuture(
+                new ProbeResult(next == null ? ProbeResult.Outcome.UNKNOWN : next, "scripted"));
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

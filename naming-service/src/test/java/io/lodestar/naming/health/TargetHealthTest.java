@@ -12,8 +12,10 @@ class TargetHealthTest {
     private static final long RETRY = 1_000;
 
     private static TargetHealth target(boolean healthy, int failures, int successes) {
-        return new TargetHealth(new ProbeTarget("t", "127.0.0.1", 80, healthy,
-                ProbeSettings.tcp().withThresholds(failures, successes)), 0);
+        return new TargetHealth(
+                new ProbeTarget(
+                        "t", "127.0.0.1", 80, healthy, ProbeSettings.tcp().withThresholds(failures, successes)),
+                0);
     }
 
     private static void store(TargetHealth h, boolean healthy) {
@@ -90,7 +92,8 @@ class TargetHealthTest {
     void probedDifferentlyWhenAddressPortOrSettingsChange() {
         TargetHealth h = target(true, 3, 1);
         ProbeTarget t = h.target;
-        assertFalse(h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), false, t.settings())),
+        assertFalse(
+                h.probedDifferently(new ProbeTarget("t", t.ip(), t.port(), false, t.settings())),
                 "a change of stored health is not a new target");
         assertTrue(h.probedDifferently(new ProbeTarget("t", "127.0.0.2", t.port(), true, t.settings())));
         assertTrue(h.probedDifferently(new ProbeTarget("t", t.ip(), 81, true, t.settings())));

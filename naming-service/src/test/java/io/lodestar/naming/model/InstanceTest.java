@@ -47,8 +47,14 @@ class InstanceTest {
     @Test
     void heartbeatSettingsComeFromPreservedMetadata() {
         assertEquals(HeartbeatSettings.DEFAULT, Instance.of("1.2.3.4", 80).heartbeat());
-        Instance i = Instance.of("1.2.3.4", 80).withMetadata(Map.of(HeartbeatSettings.INTERVAL_KEY, "1000",
-                HeartbeatSettings.TIMEOUT_KEY, " 3000 ", HeartbeatSettings.DELETE_TIMEOUT_KEY, "6000"));
+        Instance i = Instance.of("1.2.3.4", 80)
+                .withMetadata(Map.of(
+                        HeartbeatSettings.INTERVAL_KEY,
+                        "1000",
+                        HeartbeatSettings.TIMEOUT_KEY,
+                        " 3000 ",
+                        HeartbeatSettings.DELETE_TIMEOUT_KEY,
+                        "6000"));
         assertEquals(new HeartbeatSettings(1000, 3000, 6000), i.heartbeat());
         Instance onlyInterval = Instance.of("1.2.3.4", 80).withMetadata(Map.of(HeartbeatSettings.INTERVAL_KEY, "2000"));
         assertEquals(new HeartbeatSettings(2000, 15_000, 30_000), onlyInterval.heartbeat());
@@ -74,6 +80,8 @@ class InstanceTest {
         assertEquals(8081, s.portFor(Instance.of("1.2.3.4", 80)));
         assertEquals(80, HealthCheckSettings.DEFAULT.portFor(Instance.of("1.2.3.4", 80)));
         assertTrue(HealthCheckSettings.DEFAULT.expects(204));
-        assertEquals(CheckerType.TCP, new ServiceSpec(0, Map.of(), Map.of()).settingsFor("ANY").type());
+        assertEquals(
+                CheckerType.TCP,
+                new ServiceSpec(0, Map.of(), Map.of()).settingsFor("ANY").type());
     }
 }

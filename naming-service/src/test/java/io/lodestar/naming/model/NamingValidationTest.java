@@ -44,8 +44,11 @@ class NamingValidationTest {
                 bad("trailing dot after ipv4", "ip", () -> new InstanceAddress("C", "10.0.0.1.", 80)),
                 bad("leading dot before ipv4", "ip", () -> new InstanceAddress("C", ".10.0.0.1", 80)),
                 bad("four-digit ipv4 part", "ip", () -> new InstanceAddress("C", "10.0.0.0001", 80)),
-                bad("metadata over the limit in UTF-8 bytes", "metadata", () -> Instance.of("1.2.3.4", 80)
-                        .withMetadata(Map.of("kk", "\u20ac".repeat(NamingValidation.MAX_METADATA_BYTES / 3)))),
+                bad(
+                        "metadata over the limit in UTF-8 bytes",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80)
+                                .withMetadata(Map.of("kk", "\u20ac".repeat(NamingValidation.MAX_METADATA_BYTES / 3)))),
                 bad("ipv6 with two gaps", "ip", () -> new InstanceAddress("C", "1::2::3", 80)),
                 bad("ipv6 group of five digits", "ip", () -> new InstanceAddress("C", "12345::1", 80)),
                 bad("bracketed ipv6", "ip", () -> new InstanceAddress("C", "[::1]", 80)),
@@ -54,28 +57,64 @@ class NamingValidationTest {
                 bad("empty host label", "ip", () -> new InstanceAddress("C", "host..example", 80)),
                 bad("host label ending with a dash", "ip", () -> new InstanceAddress("C", "host-.example", 80)),
                 bad("host label over 63", "ip", () -> new InstanceAddress("C", "h".repeat(64) + ".example", 80)),
-                bad("host name over 253", "ip", () -> new InstanceAddress("C", ("h".repeat(49) + ".").repeat(5) + "hhhh", 80)),
+                bad(
+                        "host name over 253",
+                        "ip",
+                        () -> new InstanceAddress("C", ("h".repeat(49) + ".").repeat(5) + "hhhh", 80)),
                 bad("lone dot as host", "ip", () -> new InstanceAddress("C", ".", 80)),
                 bad("negative port", "port", () -> new InstanceAddress("C", "1.2.3.4", -1)),
                 bad("port over 65535", "port", () -> new InstanceAddress("C", "1.2.3.4", 65536)),
                 bad("NaN weight", "weight", () -> Instance.of("1.2.3.4", 80).withWeight(Double.NaN)),
-                bad("oversized metadata", "metadata", () -> Instance.of("1.2.3.4", 80).withMetadata(Map.of("k", big))),
-                bad("null metadata key", "metadata", () -> Instance.of("1.2.3.4", 80).withMetadata(nullKey())),
-                bad("heartbeat interval not a number", "metadata", () -> Instance.of("1.2.3.4", 80)
-                        .withMetadata(Map.of(HeartbeatSettings.INTERVAL_KEY, "soon"))),
-                bad("heartbeat timeout zero", "metadata", () -> Instance.of("1.2.3.4", 80)
-                        .withMetadata(Map.of(HeartbeatSettings.TIMEOUT_KEY, "0"))),
-                bad("delete timeout shorter than interval", "metadata", () -> Instance.of("1.2.3.4", 80)
-                        .withMetadata(Map.of(HeartbeatSettings.INTERVAL_KEY, "10000", HeartbeatSettings.DELETE_TIMEOUT_KEY, "5000"))),
+                bad(
+                        "oversized metadata",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80).withMetadata(Map.of("k", big))),
+                bad(
+                        "null metadata key",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80).withMetadata(nullKey())),
+                bad(
+                        "heartbeat interval not a number",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80).withMetadata(Map.of(HeartbeatSettings.INTERVAL_KEY, "soon"))),
+                bad(
+                        "heartbeat timeout zero",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80).withMetadata(Map.of(HeartbeatSettings.TIMEOUT_KEY, "0"))),
+                bad(
+                        "delete timeout shorter than interval",
+                        "metadata",
+                        () -> Instance.of("1.2.3.4", 80)
+                                .withMetadata(Map.of(
+                                        HeartbeatSettings.INTERVAL_KEY,
+                                        "10000",
+                                        HeartbeatSettings.DELETE_TIMEOUT_KEY,
+                                        "5000"))),
                 bad("protect threshold above 1", "protectThreshold", () -> new ServiceSpec(1.5, Map.of(), Map.of())),
                 bad("negative protect threshold", "protectThreshold", () -> new ServiceSpec(-0.1, Map.of(), Map.of())),
-                bad("bad cluster in spec", "clusterName", () -> new ServiceSpec(0, Map.of(), Map.of("a b", HealthCheckSettings.DEFAULT))),
-                bad("missing checker type", "healthChecker.type", () -> new HealthCheckSettings(null, "/", 80, true, "200")),
-                bad("relative http path", "healthChecker.path", () -> new HealthCheckSettings(CheckerType.HTTP, "health", 80, true, "200")),
-                bad("check port 0 without instance port", "checkPort", () -> new HealthCheckSettings(CheckerType.TCP, "/", 0, false, "200")),
-                bad("expected code 700", "healthChecker.expectedResponseCode",
+                bad(
+                        "bad cluster in spec",
+                        "clusterName",
+                        () -> new ServiceSpec(0, Map.of(), Map.of("a b", HealthCheckSettings.DEFAULT))),
+                bad(
+                        "missing checker type",
+                        "healthChecker.type",
+                        () -> new HealthCheckSettings(null, "/", 80, true, "200")),
+                bad(
+                        "relative http path",
+                        "healthChecker.path",
+                        () -> new HealthCheckSettings(CheckerType.HTTP, "health", 80, true, "200")),
+                bad(
+                        "check port 0 without instance port",
+                        "checkPort",
+                        () -> new HealthCheckSettings(CheckerType.TCP, "/", 0, false, "200")),
+                bad(
+                        "expected code 700",
+                        "healthChecker.expectedResponseCode",
                         () -> new HealthCheckSettings(CheckerType.HTTP, "/", 80, true, "700")),
-                bad("expected code class 2x", "healthChecker.expectedResponseCode",
+                bad(
+                        "expected code class 2x",
+                        "healthChecker.expectedResponseCode",
                         () -> new HealthCheckSettings(CheckerType.HTTP, "/", 80, true, "2x")));
     }
 
@@ -97,8 +136,24 @@ class NamingValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"10.0.0.1", "010.0.0.01", "0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334",
-            "1:2:3:4:5:6:7:8", "::ffff:192.168.1.1", "localhost", "svc.ns.svc.cluster.local", "my_container-1", "host.", "h-1.example"})
+    @ValueSource(
+            strings = {
+                "10.0.0.1",
+                "010.0.0.01",
+                "0.0.0.0",
+                "255.255.255.255",
+                "::",
+                "::1",
+                "fe80::1%eth0",
+                "2001:db8::8a2e:370:7334",
+                "1:2:3:4:5:6:7:8",
+                "::ffff:192.168.1.1",
+                "localhost",
+                "svc.ns.svc.cluster.local",
+                "my_container-1",
+                "host.",
+                "h-1.example"
+            })
     void goodAddressesAreAccepted(String ip) {
         assertDoesNotThrow(() -> new InstanceAddress("C", ip, 8080));
     }
@@ -110,8 +165,11 @@ class NamingValidationTest {
                 .withMetadata(Map.of("k", "\u20ac".repeat(NamingValidation.MAX_METADATA_BYTES / 3))));
         assertDoesNotThrow(() -> Instance.of("1.2.3.4", 80)
                 .withMetadata(Map.of("k", "\ud83d\ude00".repeat(NamingValidation.MAX_METADATA_BYTES / 4 - 1))));
-        assertThrows(InvalidRequestException.class, () -> Instance.of("1.2.3.4", 80)
-                .withMetadata(Map.of("kkkkk", "\ud83d\ude00".repeat(NamingValidation.MAX_METADATA_BYTES / 4 - 1))));
+        assertThrows(
+                InvalidRequestException.class,
+                () -> Instance.of("1.2.3.4", 80)
+                        .withMetadata(
+                                Map.of("kkkkk", "\ud83d\ude00".repeat(NamingValidation.MAX_METADATA_BYTES / 4 - 1))));
     }
 
     @ParameterizedTest

@@ -13,13 +13,17 @@ import org.junit.jupiter.api.Test;
 
 /** The stored service definition round-trips, with whether an operator defined it, and reads version-1 records. */
 class ServiceSpecCodecTest {
-    private static final ServiceSpec SPEC = new ServiceSpec(0.3, Map.of("owner", "team-a"),
+    private static final ServiceSpec SPEC = new ServiceSpec(
+            0.3,
+            Map.of("owner", "team-a"),
             Map.of("web", new HealthCheckSettings(CheckerType.HTTP, "/health", 8080, false, "200")));
 
     @Test
     void roundTripsTheSpecAndTheDefinedFlag() {
-        assertEquals(new ServiceSpecCodec.Decoded(SPEC, true), ServiceSpecCodec.decode(ServiceSpecCodec.encode(SPEC, true)));
-        assertEquals(new ServiceSpecCodec.Decoded(ServiceSpec.DEFAULT, false),
+        assertEquals(
+                new ServiceSpecCodec.Decoded(SPEC, true), ServiceSpecCodec.decode(ServiceSpecCodec.encode(SPEC, true)));
+        assertEquals(
+                new ServiceSpecCodec.Decoded(ServiceSpec.DEFAULT, false),
                 ServiceSpecCodec.decode(ServiceSpecCodec.encode(ServiceSpec.DEFAULT, false)));
     }
 

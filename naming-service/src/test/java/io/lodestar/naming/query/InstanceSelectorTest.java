@@ -9,8 +9,8 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.OptionalDouble;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -37,16 +37,22 @@ class InstanceSelectorTest {
 
     @Test
     void clustersFilterKeepsOnlyTheNamedClustersAndIsEchoedInOrder() {
-        ServiceView v = InstanceSelector.select(SVC, List.of(A, B, SICK), defined(0), new LinkedHashSet<>(List.of("B", "Z")), false, 1);
+        ServiceView v = InstanceSelector.select(
+                SVC, List.of(A, B, SICK), defined(0), new LinkedHashSet<>(List.of("B", "Z")), false, 1);
         assertEquals(List.of(B), hosts(v));
         assertEquals("B,Z", v.clusters());
-        assertEquals("", InstanceSelector.select(SVC, List.of(A), defined(0), Set.of(), false, 1).clusters());
+        assertEquals(
+                "",
+                InstanceSelector.select(SVC, List.of(A), defined(0), Set.of(), false, 1)
+                        .clusters());
     }
 
     @Test
     void healthyOnlyDropsUnhealthyInstances() {
         assertEquals(List.of(A), hosts(InstanceSelector.select(SVC, List.of(A, SICK), defined(0), Set.of(), true, 1)));
-        assertEquals(List.of(A, SICK), hosts(InstanceSelector.select(SVC, List.of(A, SICK), defined(0), Set.of(), false, 1)));
+        assertEquals(
+                List.of(A, SICK),
+                hosts(InstanceSelector.select(SVC, List.of(A, SICK), defined(0), Set.of(), false, 1)));
     }
 
     @Test
@@ -66,7 +72,9 @@ class InstanceSelectorTest {
         ServiceView v = InstanceSelector.select(SVC, List.of(SICK), defined(0), Set.of(), false, 1);
         assertTrue(v.reachProtectionThreshold(), "0 healthy / 1 <= 0");
         assertEquals(List.of(SICK.withHealthy(true)), v.hosts());
-        assertFalse(InstanceSelector.select(SVC, List.of(), defined(0), Set.of(), true, 1).reachProtectionThreshold(),
+        assertFalse(
+                InstanceSelector.select(SVC, List.of(), defined(0), Set.of(), true, 1)
+                        .reachProtectionThreshold(),
                 "an empty list never reaches it");
     }
 
@@ -105,8 +113,13 @@ class InstanceSelectorTest {
         Instance m2 = A.withMetadata(new java.util.TreeMap<>(Map.of("b", "2", "a", "1")).descendingMap());
         assertEquals(Checksums.of(List.of(m1)), Checksums.of(List.of(m2)));
         String base = Checksums.of(List.of(A));
-        for (Instance changed : List.of(A.withWeight(2), A.withHealthy(false), A.withEnabled(false), A.withEphemeral(false),
-                A.withInstanceId("x"), A.withMetadata(Map.of("k", "v")))) {
+        for (Instance changed : List.of(
+                A.withWeight(2),
+                A.withHealthy(false),
+                A.withEnabled(false),
+                A.withEphemeral(false),
+                A.withInstanceId("x"),
+                A.withMetadata(Map.of("k", "v")))) {
             assertNotEquals(base, Checksums.of(List.of(changed)), changed.toString());
         }
     }

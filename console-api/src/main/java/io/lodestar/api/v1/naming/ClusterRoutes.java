@@ -31,7 +31,8 @@ public final class ClusterRoutes {
             if (!NamingParams.metadata(q).isEmpty()) {
                 throw new InvalidRequestException("metadata", "cluster metadata is not supported");
             }
-            HealthCheckSettings settings = settings(NamingParams.required(q, "healthChecker"),
+            HealthCheckSettings settings = settings(
+                    NamingParams.required(q, "healthChecker"),
                     NamingParams.integer(q, "checkPort", HealthCheckSettings.DEFAULT.checkPort(), 0, 65535),
                     NamingParams.bool(q, "useInstancePort4Check", true));
             ctx.future(() -> naming.updateCluster(service, cluster, settings).thenAccept(v -> ctx.result("ok")));
@@ -46,14 +47,17 @@ public final class ClusterRoutes {
             throw new InvalidRequestException("healthChecker", "not valid JSON: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject() || !node.path("type").isTextual()) {
-            throw new InvalidRequestException("healthChecker", "must be a JSON object with a \"type\" (NONE, TCP or HTTP)");
+            throw new InvalidRequestException(
+                    "healthChecker", "must be a JSON object with a \"type\" (NONE, TCP or HTTP)");
         }
         CheckerType type;
         try {
             type = CheckerType.valueOf(node.get("type").asText().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("healthChecker", "type '" + NamingParams.shorten(node.get("type").asText())
-                    + "' is not supported (NONE, TCP or HTTP)");
+            throw new InvalidRequestException(
+                    "healthChecker",
+                    "type '" + NamingParams.shorten(node.get("type").asText())
+                            + "' is not supported (NONE, TCP or HTTP)");
         }
         JsonNode headers = node.get("headers");
         if (headers != null && !headers.isNull() && !headers.asText().isEmpty()) {
@@ -61,7 +65,11 @@ public final class ClusterRoutes {
         }
         JsonNode path = node.get("path");
         JsonNode codes = node.get("expectedResponseCode");
-        return new HealthCheckSettings(type, path == null || path.isNull() ? null : path.asText(), checkPort,
-                useInstancePort, codes == null || codes.isNull() ? null : codes.asText());
+        return new HealthCheckSettings(
+                type,
+                path == null || path.isNull() ? null : path.asText(),
+                checkPort,
+                useInstancePort,
+                codes == null || codes.isNull() ? null : codes.asText());
     }
 }

@@ -38,6 +38,7 @@ public final class InstanceRoutes {
     private static final String BEAT = PATH + "/beat";
     /** Nacos's NamingResponseCode: the beat was taken / the instance is unknown, register again. */
     static final int CODE_OK = 10200;
+
     static final int CODE_NOT_FOUND = 20404;
     private static final String JSON = "application/json";
     private static final String TEXT = "text/plain";
@@ -87,7 +88,8 @@ public final class InstanceRoutes {
         int port = NamingParams.port(q);
         String cluster = NamingParams.cluster(q);
         boolean ephemeral = NamingParams.bool(q, "ephemeral", true);
-        ctx.future(() -> naming.deregister(service, cluster, ip, port, ephemeral).thenAccept(v -> ctx.result("ok")));
+        ctx.future(
+                () -> naming.deregister(service, cluster, ip, port, ephemeral).thenAccept(v -> ctx.result("ok")));
     }
 
     /** Nacos 2.x's update: weight and enabled replaced, metadata merged into the old. */
@@ -110,8 +112,8 @@ public final class InstanceRoutes {
             // change goes through the one route that checks who owns it
             throw new InvalidRequestException("healthy", "cannot be patched; use PUT " + BASE + "/health/instance");
         }
-        InstancePatch patch = new InstancePatch(NamingParams.optionalNumber(q, "weight"), NamingParams.enabled(q),
-                NamingParams.optionalMetadata(q));
+        InstancePatch patch = new InstancePatch(
+                NamingParams.optionalNumber(q, "weight"), NamingParams.enabled(q), NamingParams.optionalMetadata(q));
         ctx.future(() -> naming.patch(service, cluster, ip, port, patch).thenAccept(v -> ctx.result("ok")));
     }
 
@@ -127,9 +129,12 @@ public final class InstanceRoutes {
     }
 
     private Optional<String> notProbed(ServiceKey service, Instance instance) {
-        HealthCheckSettings checker = naming.service(service).flatMap(s -> s.clusters().stream()
-                        .filter(c -> c.name().equals(instance.cluster())).findFirst())
-                .map(Service.ClusterSummary::healthCheck).orElse(HealthCheckSettings.DEFAULT);
+        HealthCheckSettings checker = naming.service(service)
+                .flatMap(s -> s.clusters().stream()
+                        .filter(c -> c.name().equals(instance.cluster()))
+                        .findFirst())
+                .map(Service.ClusterSummary::healthCheck)
+                .orElse(HealthCheckSettings.DEFAULT);
         return health.notProbedBecause(service, instance, checker);
     }
 
@@ -204,8 +209,8 @@ public final class InstanceRoutes {
         String portParam = q.get("port");
         Integer port = portParam == null || portParam.isBlank() ? null : NamingParams.port("port", portParam);
         String raw = q.get("beat");
-        Optional<BeatInfo> beat = raw == null || raw.isBlank() ? Optional.empty()
-                : Optional.of(NamingParams.beat(raw, ip, port));
+        Optional<BeatInfo> beat =
+                raw == null || raw.isBlank() ? Optional.empty() : Optional.of(NamingParams.beat(raw, ip, port));
         if (beat.isPresent()) {
             ip = ip != null ? ip : beat.get().ip();
             port = port != null ? port : beat.get().port();

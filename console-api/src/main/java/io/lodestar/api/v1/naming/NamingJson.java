@@ -109,8 +109,10 @@ public final class NamingJson {
      * persistent instances its checker would probe but may not ({@code notProbed}: ip, port and
      * reason), as {@code notProbed} tells of each instance.
      */
-    static Map<String, Object> service(Service s, List<Instance> instances,
-                                       BiFunction<Instance, HealthCheckSettings, Optional<String>> notProbed) {
+    static Map<String, Object> service(
+            Service s,
+            List<Instance> instances,
+            BiFunction<Instance, HealthCheckSettings, Optional<String>> notProbed) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("namespaceId", s.key().namespace());
         d.put("groupName", s.key().group());
@@ -130,8 +132,10 @@ public final class NamingJson {
             if (c.healthCheck().type() != CheckerType.NONE) {
                 for (Instance i : instances) {
                     if (!i.ephemeral() && i.cluster().equals(c.name())) {
-                        notProbed.apply(i, c.healthCheck()).ifPresent(reason -> unprobed.add(
-                                Map.of("ip", i.ip(), "port", i.port(), "reason", reason)));
+                        notProbed
+                                .apply(i, c.healthCheck())
+                                .ifPresent(reason ->
+                                        unprobed.add(Map.of("ip", i.ip(), "port", i.port(), "reason", reason)));
                     }
                 }
             }
@@ -153,7 +157,7 @@ public final class NamingJson {
                 m.put("path", h.httpPath());
                 m.put("expectedResponseCode", h.expectedCodes());
             }
-            case TCP, NONE -> { }
+            case TCP, NONE -> {}
         }
         m.put("checkPort", h.checkPort());
         m.put("useInstancePort4Check", h.useInstancePort());

@@ -172,8 +172,10 @@ public final class NamingParams {
         for (String pair : text.split(",")) {
             String[] kv = pair.split("=", -1);
             if (kv.length != 2 || kv[0].isEmpty() || kv[1].isEmpty()) {
-                throw new InvalidRequestException(field, "must be a JSON object of strings or k=v pairs separated by ','"
-                        + " ('" + shorten(pair) + "' is neither)");
+                throw new InvalidRequestException(
+                        field,
+                        "must be a JSON object of strings or k=v pairs separated by ','" + " ('" + shorten(pair)
+                                + "' is neither)");
             }
             out.put(kv[0], kv[1]);
         }
@@ -192,8 +194,10 @@ public final class NamingParams {
                 continue;
             }
             if (!v.isValueNode()) {
-                throw new InvalidRequestException(field, "the value of '" + shorten(e.getKey())
-                        + "' must be a string, not " + (v.isArray() ? "an array" : "an object"));
+                throw new InvalidRequestException(
+                        field,
+                        "the value of '" + shorten(e.getKey()) + "' must be a string, not "
+                                + (v.isArray() ? "an array" : "an object"));
             }
             out.put(e.getKey(), v.asText());
         }
@@ -229,8 +233,8 @@ public final class NamingParams {
         Boolean enabled = enabled(q);
         boolean healthy = bool(q, "healthy", true);
         boolean ephemeral = bool(q, "ephemeral", true);
-        return new Instance(null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(q),
-                metadata(q));
+        return new Instance(
+                null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(q), metadata(q));
     }
 
     /**

@@ -36,16 +36,19 @@ public final class OperatorRoutes {
     private OperatorRoutes() {}
 
     /** {@code udp} may be null (push off). */
-    public static void install(Javalin app, KvStore store, NamingService naming, UdpPusher udp,
-                               Supplier<Readiness> readiness) {
+    public static void install(
+            Javalin app, KvStore store, NamingService naming, UdpPusher udp, Supplier<Readiness> readiness) {
         app.get(PATH + "/metrics", ctx -> ctx.json(metrics(readiness, naming, udp)));
         app.get(PATH + "/servers", ctx -> servers(ctx, store));
         app.get(PATH + "/switches", ctx -> ctx.json(switches(udp)));
         app.put(PATH + "/switches", ctx -> {
             Params q = Params.of(ctx);
             String entry = NamingParams.required(q, "entry");
-            throw new InvalidRequestException("entry", "switch '" + NamingParams.shorten(entry)
-                    + "' cannot be changed: Lodestar's switches are read-only (GET " + PATH + "/switches shows them)");
+            throw new InvalidRequestException(
+                    "entry",
+                    "switch '" + NamingParams.shorten(entry)
+                            + "' cannot be changed: Lodestar's switches are read-only (GET " + PATH
+                            + "/switches shows them)");
         });
     }
 

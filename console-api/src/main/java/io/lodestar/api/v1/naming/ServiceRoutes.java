@@ -30,8 +30,8 @@ public final class ServiceRoutes {
         app.post(PATH, ctx -> {
             Params q = Params.of(ctx);
             ServiceKey service = NamingParams.service(q);
-            ServiceSpec spec = new ServiceSpec(NamingParams.number(q, "protectThreshold", 0),
-                    NamingParams.metadata(q), Map.of());
+            ServiceSpec spec =
+                    new ServiceSpec(NamingParams.number(q, "protectThreshold", 0), NamingParams.metadata(q), Map.of());
             ctx.future(() -> naming.createService(service, spec).thenAccept(v -> ctx.result("ok")));
         });
         app.put(PATH, ctx -> {
@@ -51,7 +51,9 @@ public final class ServiceRoutes {
             Params q = Params.of(ctx);
             ServiceKey key = NamingParams.service(q);
             Service service = naming.service(key).orElseThrow(() -> new ServiceNotFoundException(key));
-            ctx.json(NamingJson.service(service, naming.list(key, Set.of(), false).hosts(),
+            ctx.json(NamingJson.service(
+                    service,
+                    naming.list(key, Set.of(), false).hosts(),
                     (instance, checker) -> health.notProbedBecause(key, instance, checker)));
         });
         app.get(PATH + "/list", ctx -> list(ctx, naming));
@@ -61,8 +63,7 @@ public final class ServiceRoutes {
         Params q = Params.of(ctx);
         int pageNo = NamingParams.integer(q, "pageNo", 1, 1, Integer.MAX_VALUE);
         int pageSize = NamingParams.integer(q, "pageSize", DEFAULT_PAGE_SIZE, 1, Integer.MAX_VALUE);
-        ServicePage page = naming.listServices(q.get("namespaceId"), q.get("groupName"), pageNo,
-                pageSize);
+        ServicePage page = naming.listServices(q.get("namespaceId"), q.get("groupName"), pageNo, pageSize);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("count", page.count());
         body.put("doms", page.names());

@@ -14,7 +14,8 @@ class NamingParamsTest {
 
     @Test
     void metadataIsAJsonObjectOrNacosKeyValuePairs() {
-        assertEquals(Map.of("a", "b", "n", "1", "t", "true"),
+        assertEquals(
+                Map.of("a", "b", "n", "1", "t", "true"),
                 NamingParams.metadata("metadata", "{\"a\":\"b\",\"n\":1,\"t\":true,\"gone\":null}"));
         assertEquals(Map.of("a", "b", "c", "d"), NamingParams.metadata("metadata", "a=b,c=d"));
         assertEquals(Map.of(), NamingParams.metadata("metadata", " "));
@@ -23,18 +24,31 @@ class NamingParamsTest {
 
     @Test
     void metadataThatIsNeitherIsRefusedNamingTheParameter() {
-        for (String bad : List.of("[1,2]", "\"text\"", "{\"a\":", "{\"a\":{\"b\":1}}", "{\"a\":[1]}",
-                "{\"a\":\"b\"} trailing", "justtext", "a=", "=b", "a=b=c", "a=b,,c=d")) {
-            InvalidRequestException e = assertThrows(InvalidRequestException.class,
-                    () -> NamingParams.metadata("metadata", bad), bad);
+        for (String bad : List.of(
+                "[1,2]",
+                "\"text\"",
+                "{\"a\":",
+                "{\"a\":{\"b\":1}}",
+                "{\"a\":[1]}",
+                "{\"a\":\"b\"} trailing",
+                "justtext",
+                "a=",
+                "=b",
+                "a=b=c",
+                "a=b,,c=d")) {
+            InvalidRequestException e =
+                    assertThrows(InvalidRequestException.class, () -> NamingParams.metadata("metadata", bad), bad);
             assertEquals("metadata", e.field(), bad);
         }
     }
 
     @Test
     void aBeatIsTheClientsBeatInfo() {
-        BeatInfo b = NamingParams.beat("{\"cluster\":\"c1\",\"ip\":\"127.0.0.1\",\"metadata\":{\"k\":\"v\"},\"period\":5000,"
-                + "\"port\":8080,\"scheduled\":false,\"serviceName\":\"G@@s\",\"stopped\":false,\"weight\":2.5}", null, null);
+        BeatInfo b = NamingParams.beat(
+                "{\"cluster\":\"c1\",\"ip\":\"127.0.0.1\",\"metadata\":{\"k\":\"v\"},\"period\":5000,"
+                        + "\"port\":8080,\"scheduled\":false,\"serviceName\":\"G@@s\",\"stopped\":false,\"weight\":2.5}",
+                null,
+                null);
         assertEquals(new BeatInfo("127.0.0.1", 8080, 2.5, "c1", Map.of("k", "v"), "G@@s"), b);
         BeatInfo partial = NamingParams.beat("{\"serviceName\":\"s\"}", "127.0.0.2", 81);
         assertEquals("127.0.0.2", partial.ip());
@@ -44,15 +58,21 @@ class NamingParamsTest {
 
     @Test
     void aMalformedBeatIsRefusedNamingBeat() {
-        for (String bad : List.of("{", "[]", "42", "{\"ip\":\"1.2.3.4\",\"port\":\"x\"}",
-                "{\"ip\":\"1.2.3.4\",\"port\":1,\"weight\":\"heavy\"}", "{\"ip\":7,\"port\":1}",
-                "{\"ip\":\"1.2.3.4\",\"port\":1,\"metadata\":[1]}", "{\"ip\":\"1.2.3.4\",\"port\":1.5}")) {
-            InvalidRequestException e = assertThrows(InvalidRequestException.class,
-                    () -> NamingParams.beat(bad, null, null), bad);
+        for (String bad : List.of(
+                "{",
+                "[]",
+                "42",
+                "{\"ip\":\"1.2.3.4\",\"port\":\"x\"}",
+                "{\"ip\":\"1.2.3.4\",\"port\":1,\"weight\":\"heavy\"}",
+                "{\"ip\":7,\"port\":1}",
+                "{\"ip\":\"1.2.3.4\",\"port\":1,\"metadata\":[1]}",
+                "{\"ip\":\"1.2.3.4\",\"port\":1.5}")) {
+            InvalidRequestException e =
+                    assertThrows(InvalidRequestException.class, () -> NamingParams.beat(bad, null, null), bad);
             assertEquals("beat", e.field(), bad + ": " + e.getMessage());
         }
-        InvalidRequestException noIp = assertThrows(InvalidRequestException.class,
-                () -> NamingParams.beat("{\"port\":1}", null, null));
+        InvalidRequestException noIp =
+                assertThrows(InvalidRequestException.class, () -> NamingParams.beat("{\"port\":1}", null, null));
         assertEquals("ip", noIp.field());
     }
 

@@ -27,8 +27,8 @@ public final class DiskGuardedInstallSnapshotRequestProcessor extends InstallSna
     public Message processRequest0(RaftServerService service, InstallSnapshotRequest request, RpcRequestClosure done) {
         String refusal = diskRefusal.get();
         if (refusal != null) {
-            return RpcFactoryHelper.responseFactory().newResponse(InstallSnapshotResponse.getDefaultInstance(),
-                    RaftError.EBUSY, "%s", refusal);
+            return RpcFactoryHelper.responseFactory()
+                    .newResponse(InstallSnapshotResponse.getDefaultInstance(), RaftError.EBUSY, "%s", refusal);
         }
         return super.processRequest0(service, request, done);
     }

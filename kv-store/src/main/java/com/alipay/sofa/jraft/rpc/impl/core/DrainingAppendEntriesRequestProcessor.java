@@ -51,15 +51,16 @@ public final class DrainingAppendEntriesRequestProcessor extends AppendEntriesRe
         if (refusal == null) {
             return super.processRequest0(service, request, done);
         }
-        Message busy = RpcFactoryHelper.responseFactory().newResponse(AppendEntriesResponse.getDefaultInstance(),
-                RaftError.EBUSY, "%s", refusal);
+        Message busy = RpcFactoryHelper.responseFactory()
+                .newResponse(AppendEntriesResponse.getDefaultInstance(), RaftError.EBUSY, "%s", refusal);
         if (!((Node) service).getRaftOptions().isReplicatorPipeline()) {
             return busy;
         }
         // pipelined: the answer takes this request's place in the per-peer sequence, as JRaft's own do
         PeerPair pair = pairOf(request.getPeerId(), request.getServerId());
         Connection conn = done.getRpcCtx().getConnection();
-        int sequence = getOrCreatePeerRequestContext(request.getGroupId(), pair, conn).getAndIncrementSequence();
+        int sequence =
+                getOrCreatePeerRequestContext(request.getGroupId(), pair, conn).getAndIncrementSequence();
         sendSequenceResponse(request.getGroupId(), pair, sequence, done.getRpcCtx(), busy);
         return null;
     }

@@ -41,6 +41,7 @@ class DrainingAppendEntriesRequestProcessorTest {
 
     @TempDir
     Path dir;
+
     private RaftKvStore store;
     private String self;
 
@@ -49,8 +50,8 @@ class DrainingAppendEntriesRequestProcessorTest {
         int port = FreePorts.next();
         self = "127.0.0.1:" + port;
         // a started node: JRaft looks the local peer of every pair up in its NodeManager
-        store = RaftKvStore.start(KvStoreConfig.of("127.0.0.1", port, List.of(), dir,
-                "secret".getBytes(StandardCharsets.UTF_8), Set.of("data")));
+        store = RaftKvStore.start(KvStoreConfig.of(
+                "127.0.0.1", port, List.of(), dir, "secret".getBytes(StandardCharsets.UTF_8), Set.of("data")));
     }
 
     @AfterEach
@@ -60,12 +61,20 @@ class DrainingAppendEntriesRequestProcessorTest {
 
     @Test
     void closingAConnectionWithAQueuedRequestHoldsUpNeitherANewLeaderNorItself() throws Exception {
-        DrainingAppendEntriesRequestProcessor processor = new DrainingAppendEntriesRequestProcessor(null, GROUP, () -> null);
+        DrainingAppendEntriesRequestProcessor processor =
+                new DrainingAppendEntriesRequestProcessor(null, GROUP, () -> null);
         Connection deadLeader = new AttributeConnection();
         PeerPair deadPair = processor.pairOf(self, "127.0.0.1:1");
         processor.getOrCreatePeerRequestContext(GROUP, deadPair, deadLeader);
-        Executor worker = processor.executorSelector().select(AppendEntriesRequest.class.getName(),
-                AppendEntriesRequestHeader.newBuilder().setGroupId(GROUP).setPeerId(self).setServerId("127.0.0.1:1").build());
+        Executor worker = processor
+                .executorSelector()
+                .select(
+                        AppendEntriesRequest.class.getName(),
+                        AppendEntriesRequestHeader.newBuilder()
+                                .setGroupId(GROUP)
+                                .setPeerId(self)
+                                .setServerId("127.0.0.1:1")
+                                .build());
 
         // The worker is busy with one request from the dead leader and has another queued, which,
         // like every non-heartbeat request, starts by looking its context up.
@@ -79,7 +88,9 @@ class DrainingAppendEntriesRequestProcessorTest {
 
         Thread closer = new Thread(() -> processor.onClosed("127.0.0.1:40000", deadLeader), "connection-closed");
         closer.start();
-        Await.until("the close to wait for the busy worker", () -> closer.getState() == Thread.State.TIMED_WAITING,
+        Await.until(
+                "the close to wait for the busy worker",
+                () -> closer.getState() == Thread.State.TIMED_WAITING,
                 closer::getState);
 
         // While the close waits for that worker, a new leader's first AppendEntries gets its context.
@@ -126,7 +137,6 @@ class DrainingAppendEntriesRequestProcessorTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }
