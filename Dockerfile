@@ -30,7 +30,7 @@ USER 10001:10001
 WORKDIR /var/lib/lodestar
 VOLUME /var/lib/lodestar
 # HTTP (Nacos Open API, push channel), Raft.
-EXPOSE 8848 7848
+EXPOSE 8848 9848 7848
 
 ENTRYPOINT ["/bin/sh", "/opt/lodestar/entrypoint.sh"]
 CMD ["--auth", "off"]

@@ -21,6 +21,9 @@ final class FreePorts {
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
 
     private static final int LOWEST_PORT = 10_000;
+    /** The gRPC port's distance from the HTTP port, as the clients assume it. */
+    static final int GRPC_OFFSET = 1000;
+
     private static final int EPHEMERAL_LOW = ephemeralLow();
 
     private FreePorts() {}
@@ -39,6 +42,28 @@ final class FreePorts {
             }
         }
         throw new IllegalStateException("no free port found in 1,000 attempts");
+    }
+
+    /**
+     * A port for a server's HTTP API whose gRPC port, {@value #GRPC_OFFSET} above it, is free too:
+     * nacos-client 2.x/3.x finds a server's gRPC port only so. Both are marked as given.
+     */
+    static int takeHttp() {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int http = take();
+            int grpc = http + GRPC_OFFSET;
+            if (grpc >= EPHEMERAL_LOW && EPHEMERAL_LOW - LOWEST_PORT >= 2000 + GRPC_OFFSET) {
+                continue; // keep both below the ephemeral range
+            }
+            try (ServerSocket s = new ServerSocket(grpc)) {
+                if (GIVEN.add(grpc)) {
+                    return http;
+                }
+            } catch (IOException e) {
+                // taken: try another
+            }
+        }
+        throw new IllegalStateException("no free pair of HTTP and gRPC ports found in 1,000 attempts");
     }
 
     private static int ephemeralLow() {

@@ -41,7 +41,8 @@ final class LodestarCluster implements AfterEachCallback {
 
     /** A standalone server on free loopback ports, not started (for JVM flags or a data dir prepared first). */
     ServerProcess standalone(String name, String... extraArgs) {
-        ServerProcess p = new ServerProcess(workDir(), name, FreePorts.take(), FreePorts.take(), List.of(extraArgs));
+        ServerProcess p =
+                new ServerProcess(workDir(), name, FreePorts.takeHttp(), FreePorts.take(), List.of(extraArgs));
         all.add(p);
         return p;
     }
@@ -62,7 +63,7 @@ final class LodestarCluster implements AfterEachCallback {
         checkNoGroup();
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            ports.add(new int[] {FreePorts.take(), FreePorts.take()});
+            ports.add(new int[] {FreePorts.takeHttp(), FreePorts.take()});
         }
         List<String> args =
                 groupArgs(ports.stream().map(p -> "127.0.0.1:" + p[1]).toList(), extraArgs);

@@ -26,7 +26,7 @@ final class NamingApi {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess probe = new ServerProcess(dir, "probe", FreePorts.take(), FreePorts.take(), List.of());
+            ServerProcess probe = new ServerProcess(dir, "probe", FreePorts.takeHttp(), FreePorts.take(), List.of());
             try {
                 probe.start();
                 // liveness is enough: routes are installed before HTTP answers

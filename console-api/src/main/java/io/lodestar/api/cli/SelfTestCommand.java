@@ -49,6 +49,7 @@ public final class SelfTestCommand implements Callable<Integer> {
         ServerSettings settings = new ServerSettings(
                 "127.0.0.1",
                 httpPort,
+                0,
                 FreePorts.next(),
                 dir,
                 List.of(),

@@ -49,6 +49,13 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8848", description = "HTTP port (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(
+            names = "--grpc-port",
+            paramLabel = "PORT",
+            description = "gRPC port for nacos-client 2.x/3.x (default: --port + 1000, where those clients look; "
+                    + "-1 = off).")
+    Integer grpcPort;
+
     @Option(names = "--raft-port", defaultValue = "7848", description = "Raft port (default: ${DEFAULT-VALUE}).")
     int raftPort;
 
@@ -153,6 +160,10 @@ public final class ServerCommand implements Callable<Integer> {
         }
         checkPort("--port", port);
         checkPort("--raft-port", raftPort);
+        int grpc = grpcPort == null ? port + 1000 : grpcPort;
+        if (grpc != -1) {
+            checkPort("--grpc-port", grpc);
+        }
         if (clusterSecret != null && clusterSecretFile != null) {
             throw usage("give either --cluster-secret or --cluster-secret-file, not both");
         }
@@ -207,6 +218,7 @@ public final class ServerCommand implements Callable<Integer> {
         return new ServerSettings(
                 host,
                 port,
+                grpc,
                 raftPort,
                 dataDir,
                 peers,

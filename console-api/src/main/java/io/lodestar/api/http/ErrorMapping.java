@@ -30,28 +30,60 @@ public final class ErrorMapping {
     static final int V2_RESOURCE_CONFLICT = 20005;
     static final int V2_SERVER_ERROR = 30000;
 
-    /** How one kind is answered: v1 status and body (Nacos's "caused: " form where Nacos uses it), v2 code and message. */
-    private record Row(int status, Function<String, String> v1Body, int v2Code, String v2Message) {}
+    /** Nacos's gRPC error codes ({@code NacosException}) for an {@code ErrorResponse} or a typed failure. */
+    static final int GRPC_INVALID_PARAM = 400;
+
+    static final int GRPC_NOT_FOUND = 404;
+    static final int GRPC_CONFLICT = 409;
+    static final int GRPC_SERVER_ERROR = 500;
+    static final int GRPC_OVER_THRESHOLD = 503;
+
+    /**
+     * How one kind is answered: v1 status and body (Nacos's "caused: " form where Nacos uses it), v2
+     * code and message, and the gRPC error code.
+     */
+    private record Row(int status, Function<String, String> v1Body, int v2Code, String v2Message, int grpcCode) {}
 
     private static final Map<ErrorKind, Row> TABLE = new EnumMap<>(Map.of(
             ErrorKind.INVALID,
-                    new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
-            ErrorKind.MISSING, new Row(400, m -> "caused: " + m, V2_PARAMETER_MISSING, "parameter missing"),
+                    new Row(
+                            400,
+                            m -> "caused: " + m,
+                            V2_PARAMETER_VALIDATE_ERROR,
+                            "parameter validate error",
+                            GRPC_INVALID_PARAM),
+            ErrorKind.MISSING,
+                    new Row(400, m -> "caused: " + m, V2_PARAMETER_MISSING, "parameter missing", GRPC_INVALID_PARAM),
             // a service that exists, is missing or still has instances: Nacos answers each with 400
             ErrorKind.REFUSED,
-                    new Row(400, m -> "caused: " + m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error"),
+                    new Row(
+                            400,
+                            m -> "caused: " + m,
+                            V2_PARAMETER_VALIDATE_ERROR,
+                            "parameter validate error",
+                            GRPC_INVALID_PARAM),
             // as Nacos's "config data not exist" + newline
-            ErrorKind.NOT_FOUND, new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found"),
-            ErrorKind.CONFLICT, new Row(409, m -> m, V2_RESOURCE_CONFLICT, "resource conflict"),
-            ErrorKind.UNAVAILABLE, new Row(503, m -> m, V2_SERVER_ERROR, "server error"),
+            ErrorKind.NOT_FOUND,
+                    new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found", GRPC_NOT_FOUND),
+            ErrorKind.CONFLICT, new Row(409, m -> m, V2_RESOURCE_CONFLICT, "resource conflict", GRPC_CONFLICT),
+            // a gRPC client retries an error response within its timeout, then fails over
+            ErrorKind.UNAVAILABLE, new Row(503, m -> m, V2_SERVER_ERROR, "server error", GRPC_OVER_THRESHOLD),
             ErrorKind.OUTCOME_UNKNOWN,
-                    new Row(504, m -> "write outcome unknown: " + m, V2_SERVER_ERROR, "server error")));
+                    new Row(
+                            504,
+                            m -> "write outcome unknown: " + m,
+                            V2_SERVER_ERROR,
+                            "server error",
+                            GRPC_SERVER_ERROR)));
 
     /** An error as the v1 API answers it: the status and the plain-text body. */
     public record Mapped(int status, String message) {}
 
     /** An error as the v2 API answers it: the status, and {@code {"code","message","data"}}. */
     public record V2(int status, int code, String message, String data) {}
+
+    /** An error as the gRPC API answers it: Nacos's error code and the message. */
+    public record Grpc(int code, String message) {}
 
     private ErrorMapping() {}
 
@@ -99,6 +131,15 @@ public final class ErrorMapping {
                     h.getMessage());
         }
         return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, ctx.method() + " " + ctx.path()));
+    }
+
+    /** The gRPC error code and message for {@code e}; an unexpected error is logged naming {@code request}. */
+    public static Grpc grpc(Throwable e, String request) {
+        Throwable cause = unwrap(e);
+        if (cause instanceof LodestarException known) {
+            return new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
+        }
+        return new Grpc(GRPC_SERVER_ERROR, unexpected(cause, request));
     }
 
     private static Throwable unwrap(Throwable e) {

@@ -9,15 +9,9 @@ import java.util.concurrent.CompletableFuture;
  * not answered here: an endpoint throws them, or fails the future it answers with, and {@link
  * ErrorMapping} answers them.
  */
-public interface Exchange {
+public interface Exchange extends CheckedRequest {
     /** The form's and the query's parameters. */
     Params params();
-
-    /** The request header's value, or null. */
-    String header(String name);
-
-    /** The connection's peer address, from the socket (never from a header). */
-    String remoteAddr();
 
     /** Sets a header of the answer; call before answering. */
     Exchange answerHeader(String name, String value);

@@ -5,14 +5,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The checks every request passes before its endpoint runs, whichever way it came in (Javalin's
- * routes and {@link FastPaths} both run this one chain): a check refuses a request by throwing, and
+ * routes, {@link FastPaths} and the gRPC API all run this one chain): a check refuses a request by throwing, and
  * {@link ErrorMapping} answers it. Authentication and request limits belong here.
  */
 public final class RequestChecks {
     /** One check: looks at the request, throws to refuse it. */
     @FunctionalInterface
     public interface Check {
-        void check(Exchange request);
+        void check(CheckedRequest request);
     }
 
     private final List<Check> checks = new CopyOnWriteArrayList<>();
@@ -23,7 +23,8 @@ public final class RequestChecks {
         return this;
     }
 
-    void check(Exchange request) {
+    /** Runs every check on {@code request}; the first that refuses it throws. */
+    public void check(CheckedRequest request) {
         for (Check c : checks) {
             c.check(request);
         }

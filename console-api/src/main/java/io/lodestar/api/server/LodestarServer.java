@@ -1,6 +1,7 @@
 package io.lodestar.api.server;
 
 import io.javalin.Javalin;
+import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.http.HttpApi;
 import io.lodestar.api.http.NodeReadiness;
 import io.lodestar.api.http.RequestChecks;
@@ -50,6 +51,7 @@ public final class LodestarServer implements AutoCloseable {
     private final PushHub push;
     private final Naming naming;
     private final Javalin http;
+    private final GrpcApi grpc; // null when off
     private final HistoryRetention retention;
     private final ChangeLogRetention changeLogRetention;
     private final ScheduledExecutorService watcher;
@@ -144,6 +146,7 @@ public final class LodestarServer implements AutoCloseable {
             PushHub push,
             Naming naming,
             Javalin http,
+            GrpcApi grpc,
             HistoryRetention retention,
             ChangeLogRetention changeLogRetention) {
         this.store = store;
@@ -151,6 +154,7 @@ public final class LodestarServer implements AutoCloseable {
         this.push = push;
         this.naming = naming;
         this.http = http;
+        this.grpc = grpc;
         this.retention = retention;
         this.changeLogRetention = changeLogRetention;
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -210,12 +214,29 @@ public final class LodestarServer implements AutoCloseable {
             throw new IllegalStateException(
                     "cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
         }
+        GrpcApi grpc = null;
+        if (s.grpcPort() >= 0) {
+            try {
+                grpc = GrpcApi.start(s.host(), s.grpcPort(), checks, new GrpcApi.Services(configs, listeners, push));
+            } catch (IOException | RuntimeException e) {
+                http.stop();
+                naming.close();
+                push.close();
+                listeners.close();
+                store.close();
+                throw new IllegalStateException(
+                        "cannot serve gRPC on " + s.host() + ":" + s.grpcPort() + ": " + e.getMessage()
+                                + "; choose another --grpc-port, or -1 for none",
+                        e);
+            }
+        }
         LOG.info(
-                "Lodestar started in {} ms: HTTP http://{}:{}/nacos, Raft {}:{}, DNS {}, data dir {}, {}, "
+                "Lodestar started in {} ms: HTTP http://{}:{}/nacos, gRPC {}, Raft {}:{}, DNS {}, data dir {}, {}, "
                         + "health probes to --probe-allow {}",
                 ManagementFactory.getRuntimeMXBean().getUptime(),
                 s.host(),
                 s.httpPort(),
+                grpc == null ? "off" : s.host() + ":" + grpc.port(),
                 s.host(),
                 s.raftPort(),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
@@ -227,7 +248,7 @@ public final class LodestarServer implements AutoCloseable {
                 new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC()).start();
         ChangeLogRetention changeLogRetention =
                 new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
-        return new LodestarServer(store, listeners, push, naming, http, retention, changeLogRetention);
+        return new LodestarServer(store, listeners, push, naming, http, grpc, retention, changeLogRetention);
     }
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
@@ -266,6 +287,9 @@ public final class LodestarServer implements AutoCloseable {
     @Override
     public void close() {
         watcher.shutdownNow();
+        if (grpc != null) {
+            grpc.close(); // sends its clients to other servers first
+        }
         listeners.close(); // answers held polls first, so their clients re-poll elsewhere
         push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.api.grpc.GrpcProbe;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.cluster.FreePorts;
@@ -15,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -36,6 +38,7 @@ class RequestChecksTest {
 
     LodestarServer server;
     int port;
+    int grpcPort;
     final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -65,9 +68,11 @@ class RequestChecksTest {
     @BeforeAll
     void start() {
         port = FreePorts.next();
+        grpcPort = FreePorts.next();
         ServerSettings settings = new ServerSettings(
                 "127.0.0.1",
                 port,
+                grpcPort,
                 FreePorts.next(),
                 dir,
                 List.of(),
@@ -101,6 +106,28 @@ class RequestChecksTest {
         HttpResponse<String> passed = send(call, false);
         assertNotEquals(500, passed.statusCode(), call + ": " + passed.body());
         assertTrue(!passed.body().contains(REFUSE), call + " passes without the header: " + passed.body());
+    }
+
+    @ParameterizedTest
+    @MethodSource("grpcCalls")
+    void everyGrpcRequestRunsTheChecks(String type) throws Exception {
+        try (GrpcProbe grpc = new GrpcProbe(grpcPort)) {
+            GrpcProbe.Answer refused = grpc.request(type, Map.of(REFUSE, "yes"));
+            assertEquals(400, refused.errorCode(), type + ": " + refused);
+            assertTrue(refused.message().contains(REFUSE), type + " names the check's field: " + refused);
+
+            GrpcProbe.Answer passed = grpc.request(type, Map.of());
+            assertTrue(!passed.message().contains(REFUSE), type + " passes without the header: " + passed);
+        }
+    }
+
+    static List<String> grpcCalls() {
+        return List.of(
+                "HealthCheckRequest",
+                "ConfigQueryRequest",
+                "ConfigPublishRequest",
+                "ConfigRemoveRequest",
+                "ConfigBatchListenRequest");
     }
 
     private HttpResponse<String> send(Call call, boolean refuse) throws Exception {

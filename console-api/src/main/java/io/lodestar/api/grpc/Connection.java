@@ -1,0 +1,155 @@
+package io.lodestar.api.grpc;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.lodestar.api.grpc.wire.Payload;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client connection: one HTTP/2 connection to the gRPC port, named when the transport is
+ * ready and bound to every call made on it, so a client never names its connection itself. It is
+ * registered once its bi-stream carries a {@code ConnectionSetupRequest}; only then does it take
+ * requests other than the server check, and only through its stream does the server push.
+ *
+ * <p>Thread-safety: any thread; writes to the stream are serialized here.
+ */
+final class Connection {
+    private final String id;
+    private final String remoteIp;
+    private final int remotePort;
+    private final AtomicLong lastActive = new AtomicLong(System.currentTimeMillis());
+    private final AtomicLong pushIds = new AtomicLong();
+    private final Map<String, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
+    private volatile Setup setup;
+    private ServerCallStreamObserver<Payload> stream; // guarded by this
+    private boolean closed; // guarded by this
+
+    /** What the client said of itself when it set the connection up. */
+    record Setup(String clientVersion, Map<String, String> labels, String tenant) {}
+
+    Connection(String id, String remoteIp, int remotePort) {
+        this.id = id;
+        this.remoteIp = remoteIp;
+        this.remotePort = remotePort;
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** The peer's address, from the socket. */
+    String remoteIp() {
+        return remoteIp;
+    }
+
+    int remotePort() {
+        return remotePort;
+    }
+
+    boolean registered() {
+        return setup != null;
+    }
+
+    Setup setup() {
+        return setup;
+    }
+
+    long lastActive() {
+        return lastActive.get();
+    }
+
+    void touch() {
+        lastActive.set(System.currentTimeMillis());
+    }
+
+    /** Registers the connection with its bi-stream; false if it was closed meanwhile or already set up. */
+    synchronized boolean register(Setup setup, ServerCallStreamObserver<Payload> stream) {
+        if (closed || this.setup != null) {
+            return false;
+        }
+        this.stream = stream;
+        this.setup = setup;
+        return true;
+    }
+
+    /**
+     * Sends {@code request} on the stream; the future completes when the client answers it, or
+     * fails when the connection closes first. Nothing is sent on a closed or unregistered connection.
+     */
+    CompletableFuture<Void> push(Reply request) {
+        String requestId = request.body().get("requestId").asText();
+        CompletableFuture<Void> ack = new CompletableFuture<>();
+        awaitingAck.put(requestId, ack);
+        if (!send(request)) {
+            awaitingAck.remove(requestId);
+            ack.completeExceptionally(new IllegalStateException("connection " + id + " is closed"));
+        }
+        return ack;
+    }
+
+    /** Sends {@code request} without waiting for an answer; false if the connection cannot send. */
+    synchronized boolean send(Reply request) {
+        if (closed || stream == null) {
+            return false;
+        }
+        try {
+            stream.onNext(PayloadCodec.encode(request.type(), request.body()));
+            return true;
+        } catch (RuntimeException e) { // the call was cancelled under us
+            return false;
+        }
+    }
+
+    /** The next id for a request this server pushes. */
+    String nextPushId() {
+        return Long.toString(pushIds.incrementAndGet());
+    }
+
+    /** The client answered the pushed request {@code requestId}. */
+    void acknowledged(String requestId) {
+        touch();
+        CompletableFuture<Void> ack = requestId == null ? null : awaitingAck.remove(requestId);
+        if (ack != null) {
+            ack.complete(null);
+        }
+    }
+
+    /**
+     * Closes the connection's stream (the client then reconnects) and fails what waits for an
+     * answer. Returns false if it was already closed. Its transport stays up until the client
+     * drops it; calls on it are refused as unregistered.
+     */
+    boolean close(String why) {
+        ServerCallStreamObserver<Payload> s;
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            closed = true;
+            s = stream;
+            stream = null;
+        }
+        if (s != null) {
+            try {
+                s.onError(Status.UNAVAILABLE.withDescription(why).asRuntimeException());
+            } catch (RuntimeException e) { // already cancelled by the client
+            }
+        }
+        IllegalStateException gone = new IllegalStateException("connection " + id + " closed: " + why);
+        awaitingAck.values().forEach(f -> f.completeExceptionally(gone));
+        awaitingAck.clear();
+        return true;
+    }
+
+    synchronized boolean closed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "gRPC connection " + id;
+    }
+}

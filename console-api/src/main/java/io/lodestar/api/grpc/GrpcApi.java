@@ -1,0 +1,162 @@
+package io.lodestar.api.grpc;
+
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.http.RequestChecks;
+import io.lodestar.config.ConfigService;
+import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.push.PushHub;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gRPC API for nacos-client 2.x/3.x: Nacos's {@code Request/request} (unary) and {@code
+ * BiRequestStream/requestBiStream} services on one port, every call bound to the HTTP/2 connection
+ * it came on. Requests take the {@link RequestDispatcher}'s one path; pushes leave on the
+ * connection's bi-stream.
+ */
+public final class GrpcApi implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GrpcApi.class);
+    /** The largest message taken: a 10 MiB config (the clients' own limit) with its JSON around it. */
+    static final int MAX_INBOUND_BYTES = 16 << 20;
+    /** How long a stopping node waits for its clients to acknowledge being sent elsewhere. */
+    static final long RESET_WAIT_MS = 3_000;
+
+    private static final Context.Key<Connection> CALLER = Context.key("lodestar.grpc.connection");
+    private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
+            ProtoUtils.marshaller(Payload.getDefaultInstance());
+
+    private final Server server;
+    private final Connections connections;
+
+    private GrpcApi(Server server, Connections connections) {
+        this.server = server;
+        this.connections = connections;
+    }
+
+    /** The domain services the gRPC API answers from, built once by the composition root. */
+    public record Services(ConfigService configs, LongPollRegistry listeners, PushHub push) {}
+
+    /** Starts serving on {@code host:port} (0: any free port). */
+    public static GrpcApi start(String host, int port, RequestChecks checks, Services services) throws IOException {
+        Connections connections = new Connections();
+        RequestDispatcher dispatcher = new RequestDispatcher(checks);
+        dispatcher.add(
+                "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
+        new ConfigRequests(services.configs(), services.listeners(), services.push()).register(dispatcher, connections);
+        ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
+                .addMethod(
+                        MethodDescriptor.<Payload, Payload>newBuilder()
+                                .setType(MethodDescriptor.MethodType.UNARY)
+                                .setFullMethodName("Request/request")
+                                .setRequestMarshaller(PAYLOAD)
+                                .setResponseMarshaller(PAYLOAD)
+                                .build(),
+                        ServerCalls.asyncUnaryCall((payload, out) -> dispatcher
+                                .dispatch(CALLER.get(), payload)
+                                .whenComplete((reply, e) -> {
+                                    if (e != null) { // the dispatcher answers every failure; this is a bug
+                                        LOG.error("gRPC request failed", e);
+                                        out.onError(io.grpc.Status.INTERNAL
+                                                .withDescription("internal error")
+                                                .asRuntimeException());
+                                        return;
+                                    }
+                                    out.onNext(reply);
+                                    out.onCompleted();
+                                })))
+                .build();
+        ServerServiceDefinition stream = ServerServiceDefinition.builder("BiRequestStream")
+                .addMethod(
+                        MethodDescriptor.<Payload, Payload>newBuilder()
+                                .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+                                .setFullMethodName("BiRequestStream/requestBiStream")
+                                .setRequestMarshaller(PAYLOAD)
+                                .setResponseMarshaller(PAYLOAD)
+                                .build(),
+                        ServerCalls.asyncBidiStreamingCall(out ->
+                                new BiStream(CALLER.get(), connections, (ServerCallStreamObserver<Payload>) out)))
+                .build();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+                .addTransportFilter(connections)
+                .intercept(new ServerInterceptor() {
+                    @Override
+                    public <Q, A> ServerCall.Listener<Q> interceptCall(
+                            ServerCall<Q, A> call, io.grpc.Metadata headers, ServerCallHandler<Q, A> next) {
+                        Connection c = call.getAttributes().get(Connections.CONNECTION);
+                        return Contexts.interceptCall(Context.current().withValue(CALLER, c), call, headers, next);
+                    }
+                })
+                .addService(unary)
+                .addService(stream)
+                .maxInboundMessageSize(MAX_INBOUND_BYTES)
+                // the clients ping every 6 minutes; refusing that would make the server close them
+                .permitKeepAliveTime(1, TimeUnit.MINUTES)
+                .permitKeepAliveWithoutCalls(true)
+                .build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            connections.close();
+            throw e;
+        }
+        return new GrpcApi(server, connections);
+    }
+
+    /** The port served. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Connections set up and not closed. */
+    public int connections() {
+        return connections.registeredCount();
+    }
+
+    /**
+     * Sends every client elsewhere ({@code ConnectResetRequest}: it reconnects to another server it
+     * knows), waits up to {@link #RESET_WAIT_MS} for their answers, then stops.
+     */
+    @Override
+    public void close() {
+        List<CompletableFuture<Void>> acks = connections.all().stream()
+                .filter(c -> c.registered() && !c.closed())
+                .map(c -> c.push(Reply.push("ConnectResetRequest", "internal", c.nextPushId())))
+                .toList();
+        try {
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(RESET_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.info("not every gRPC client acknowledged its reset within {} ms", RESET_WAIT_MS);
+        } finally {
+            for (Connection c : List.copyOf(connections.all())) {
+                connections.close(c, "the server is stopping");
+            }
+            connections.close();
+            server.shutdown();
+            try {
+                if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+                    server.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                server.shutdownNow();
+            }
+        }
+    }
+}

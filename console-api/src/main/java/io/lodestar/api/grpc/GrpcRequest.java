@@ -1,0 +1,109 @@
+package io.lodestar.api.grpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.http.CheckedRequest;
+import io.lodestar.error.InvalidRequestException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One request read from a payload: its type, its headers (the metadata's, case-insensitive as
+ * Nacos reads them), its JSON body and the connection it came on. Field readers refuse a field
+ * of the wrong JSON type, naming it.
+ */
+final class GrpcRequest implements CheckedRequest {
+    private final Connection connection;
+    private final String type;
+    private final Map<String, String> headers;
+    private final ObjectNode body;
+
+    GrpcRequest(Connection connection, String type, Map<String, String> headers, ObjectNode body) {
+        this.connection = connection;
+        this.type = type;
+        TreeMap<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        h.putAll(headers);
+        this.headers = h;
+        this.body = body;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    String type() {
+        return type;
+    }
+
+    ObjectNode body() {
+        return body;
+    }
+
+    @Override
+    public String header(String name) {
+        return headers.get(name);
+    }
+
+    @Override
+    public String remoteAddr() {
+        return connection.remoteIp();
+    }
+
+    /** The string field {@code name}, or null when absent or null. */
+    String text(String name) {
+        return text(body, name);
+    }
+
+    /** The string field {@code name}; absent, null or empty is refused as missing. */
+    String required(String name) {
+        String v = text(name);
+        if (v == null || v.isEmpty()) {
+            throw InvalidRequestException.missing(name);
+        }
+        return v;
+    }
+
+    /** The boolean field {@code name}, or {@code absent} when it is absent or null. */
+    boolean bool(String name, boolean absent) {
+        JsonNode v = body.get(name);
+        if (v == null || v.isNull()) {
+            return absent;
+        }
+        if (!v.isBoolean()) {
+            throw new InvalidRequestException(name, "must be a boolean, not " + v.getNodeType());
+        }
+        return v.booleanValue();
+    }
+
+    /** The object field {@code name}, or null when absent or null. */
+    ObjectNode object(String name) {
+        return object(body, name);
+    }
+
+    static String text(JsonNode node, String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new InvalidRequestException(name, "must be a string, not " + v.getNodeType());
+        }
+        return v.textValue();
+    }
+
+    static ObjectNode object(JsonNode node, String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!(v instanceof ObjectNode o)) {
+            throw new InvalidRequestException(name, "must be an object, not " + v.getNodeType());
+        }
+        return o;
+    }
+
+    @Override
+    public String toString() {
+        return type + " on " + connection.id();
+    }
+}

@@ -1,0 +1,92 @@
+package io.lodestar.api.grpc;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.http.ErrorMapping;
+import io.lodestar.api.http.RequestChecks;
+import io.lodestar.error.InvalidRequestException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The one path of a unary request: the server check (answered on any connection), then, on a
+ * registered connection only, the request checks every entry point runs, then the handler of its
+ * type. Every failure is answered through {@link ErrorMapping}'s gRPC column: as the request
+ * type's own failed response where Nacos answers so (config), else as an {@code ErrorResponse}
+ * (which the client retries within its timeout).
+ */
+final class RequestDispatcher {
+    static final String ERROR_RESPONSE = "ErrorResponse";
+    /** Nacos's codes for failures that happen before a handler runs ({@code NacosException}). */
+    static final int UN_REGISTER = 301;
+
+    static final int NO_HANDLER = 302;
+    static final int BAD_GATEWAY = 502;
+
+    private record Route(String failureType, RequestHandler handler) {}
+
+    private final Map<String, Route> routes = new HashMap<>();
+    private final RequestChecks checks;
+
+    RequestDispatcher(RequestChecks checks) {
+        this.checks = checks;
+    }
+
+    /**
+     * Routes {@code requestType} to {@code handler}; its failures are answered as {@code
+     * failureType}, or as an {@code ErrorResponse} when null. Call before the server starts.
+     */
+    RequestDispatcher add(String requestType, String failureType, RequestHandler handler) {
+        if (routes.putIfAbsent(requestType, new Route(failureType, handler)) != null) {
+            throw new IllegalStateException(requestType + " routed twice");
+        }
+        return this;
+    }
+
+    CompletableFuture<Payload> dispatch(Connection connection, Payload payload) {
+        String type = payload.getMetadata().getType();
+        if ("ServerCheckRequest".equals(type)) { // before any registration: how a client finds a live server
+            return done(Reply.ok("ServerCheckResponse")
+                    .with("connectionId", connection.id())
+                    .withFlag("supportAbilityNegotiation", true));
+        }
+        if (!connection.registered() || connection.closed()) {
+            return done(Reply.fail(ERROR_RESPONSE, UN_REGISTER, "Connection is unregistered."));
+        }
+        connection.touch();
+        Route route = routes.get(type);
+        if (route == null) {
+            return done(
+                    Reply.fail(ERROR_RESPONSE, NO_HANDLER, "RequestHandler Not Found: no request type '" + type + "'"));
+        }
+        ObjectNode body;
+        try {
+            body = PayloadCodec.body(payload);
+        } catch (InvalidRequestException e) {
+            return done(Reply.fail(ERROR_RESPONSE, BAD_GATEWAY, type + ": " + e.getMessage()));
+        }
+        GrpcRequest request =
+                new GrpcRequest(connection, type, payload.getMetadata().getHeadersMap(), body);
+        CompletableFuture<Reply> reply;
+        try {
+            checks.check(request);
+            reply = route.handler().handle(request);
+        } catch (Exception e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handle((ok, e) -> {
+            if (e == null) {
+                return PayloadCodec.encode(ok.type(), ok.body());
+            }
+            ErrorMapping.Grpc error = ErrorMapping.grpc(e, "gRPC " + request);
+            Reply failed = Reply.fail(
+                    route.failureType() == null ? ERROR_RESPONSE : route.failureType(), error.code(), error.message());
+            return PayloadCodec.encode(failed.type(), failed.body());
+        });
+    }
+
+    private static CompletableFuture<Payload> done(Reply reply) {
+        return CompletableFuture.completedFuture(PayloadCodec.encode(reply.type(), reply.body()));
+    }
+}

@@ -1,0 +1,284 @@
+package io.lodestar.api.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.lodestar.api.server.LodestarServer;
+import io.lodestar.api.server.ServerSettings;
+import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.naming.health.ProbeScope;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The gRPC API as nacos-client 2.x meets it, driven by a raw client that can also send what no
+ * well-behaved client sends: the connection's life cycle, and a table of bad requests, each
+ * answered with Nacos's error response naming the problem, none writing anything, none disturbing
+ * another client's connection.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GrpcApiTest {
+    @TempDir
+    static Path dir;
+
+    LodestarServer server;
+    int grpcPort;
+    int httpPort;
+    RawGrpcClient bystander;
+
+    @BeforeAll
+    void start() {
+        httpPort = FreePorts.next();
+        grpcPort = FreePorts.next();
+        server = LodestarServer.start(new ServerSettings(
+                "127.0.0.1",
+                httpPort,
+                grpcPort,
+                FreePorts.next(),
+                dir,
+                List.of(),
+                null,
+                3600,
+                20_000,
+                64L << 20,
+                0,
+                -1,
+                ProbeScope.parse("127.0.0.0/8")));
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    @BeforeEach
+    void connectBystander() throws Exception {
+        bystander = new RawGrpcClient(grpcPort).setUp();
+        assertNotNull(bystander.awaitPushed("SetupAckRequest", 5));
+    }
+
+    @AfterEach
+    void bystanderIsUndisturbed() throws Exception {
+        assertNull(bystander.streamEnd.peek(), "another client's stream stays open");
+        assertEquals(
+                "HealthCheckResponse",
+                bystander.request("HealthCheckRequest", "{}").type());
+        bystander.close();
+    }
+
+    @Test
+    void theServerCheckNamesTheConnectionByItsSocketAndOffersAbilityNegotiation() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort)) {
+            RawGrpcClient.Message check = c.request("ServerCheckRequest", "{\"module\":\"internal\"}");
+            assertEquals("ServerCheckResponse", check.type());
+            assertEquals(200, check.body().path("resultCode").asInt());
+            assertTrue(
+                    check.body().path("connectionId").asText().matches("\\d+_127\\.0\\.0\\.1_\\d+"),
+                    check.body().toString());
+            assertTrue(check.body().path("supportAbilityNegotiation").asBoolean());
+        }
+    }
+
+    @Test
+    void aConnectionTakesRequestsOnlyOnceItsStreamSetItUp() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort)) {
+            RawGrpcClient.Message early = c.request("HealthCheckRequest", "{}");
+            assertEquals("ErrorResponse", early.type());
+            assertEquals(
+                    301, early.body().path("errorCode").asInt(), early.body().toString());
+
+            c.setUp();
+            RawGrpcClient.Message ack = c.awaitPushed("SetupAckRequest", 5);
+            assertNotNull(ack, "abilities are answered when the client negotiates them");
+            assertTrue(ack.body().path("abilityTable").isObject(), ack.body().toString());
+            assertEquals(
+                    "HealthCheckResponse", c.request("HealthCheckRequest", "{}").type());
+        }
+    }
+
+    @Test
+    void aListeningConnectionIsToldOfAChangeAndNotAfterItStopsListening() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            RawGrpcClient.Message listened = c.request(
+                    "ConfigBatchListenRequest",
+                    "{\"listen\":true,\"configListenContexts\":[{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\","
+                            + "\"md5\":\"\"}]}");
+            assertEquals("ConfigChangeBatchListenResponse", listened.type());
+            assertEquals(0, listened.body().path("changedConfigs").size(), "absent equals an empty md5");
+
+            bystander.request(
+                    "ConfigPublishRequest", "{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\",\"content\":\"v1\"}");
+            RawGrpcClient.Message notice = c.awaitPushed("ConfigChangeNotifyRequest", 10);
+            assertNotNull(notice, "the change is pushed");
+            assertEquals("told", notice.body().path("dataId").asText());
+            assertEquals("G", notice.body().path("group").asText());
+            c.answer(notice, "ConfigChangeNotifyResponse");
+
+            RawGrpcClient.Message stale = c.request(
+                    "ConfigBatchListenRequest",
+                    "{\"listen\":true,\"configListenContexts\":[{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\","
+                            + "\"md5\":\"\"}]}");
+            assertEquals(1, stale.body().path("changedConfigs").size(), "a stale md5 is answered at once");
+
+            c.request(
+                    "ConfigBatchListenRequest",
+                    "{\"listen\":false,\"configListenContexts\":[{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\"}]}");
+            bystander.request(
+                    "ConfigPublishRequest", "{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\",\"content\":\"v2\"}");
+            assertNull(c.awaitPushed("ConfigChangeNotifyRequest", 2), "nothing once it stopped listening");
+        }
+    }
+
+    /** One bad request: what is sent, the response type and error code Nacos answers it with, and a word the message must hold. */
+    record Bad(String why, String type, String json, String answerType, int errorCode, String names) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    static List<Bad> badRequests() {
+        String tooBig = "x".repeat((10 << 20) + 1);
+        return List.of(
+                new Bad("an unknown request type", "NoSuchRequest", "{}", "ErrorResponse", 302, "NoSuchRequest"),
+                new Bad("a body that is not JSON", "ConfigQueryRequest", "{oops", "ErrorResponse", 502, "JSON"),
+                new Bad("a JSON array body", "ConfigQueryRequest", "[1,2]", "ErrorResponse", 502, "object"),
+                new Bad(
+                        "a query without dataId",
+                        "ConfigQueryRequest",
+                        "{\"group\":\"G\"}",
+                        "ConfigQueryResponse",
+                        400,
+                        "dataId"),
+                new Bad(
+                        "a query whose dataId is a number",
+                        "ConfigQueryRequest",
+                        "{\"dataId\":7,\"group\":\"G\"}",
+                        "ConfigQueryResponse",
+                        400,
+                        "dataId"),
+                new Bad(
+                        "a publish with an illegal dataId",
+                        "ConfigPublishRequest",
+                        "{\"dataId\":\"bad id!\",\"group\":\"G\",\"content\":\"c\"}",
+                        "ConfigPublishResponse",
+                        400,
+                        "dataId"),
+                new Bad(
+                        "a publish without content",
+                        "ConfigPublishRequest",
+                        "{\"dataId\":\"bad-no-content\",\"group\":\"G\"}",
+                        "ConfigPublishResponse",
+                        400,
+                        "content"),
+                new Bad(
+                        "a publish over 10 MiB",
+                        "ConfigPublishRequest",
+                        "{\"dataId\":\"bad-too-big\",\"group\":\"G\",\"content\":\"" + tooBig + "\"}",
+                        "ConfigPublishResponse",
+                        400,
+                        "content"),
+                new Bad(
+                        "a publish whose additionMap is a string",
+                        "ConfigPublishRequest",
+                        "{\"dataId\":\"bad-addition\",\"group\":\"G\",\"content\":\"c\",\"additionMap\":\"x\"}",
+                        "ConfigPublishResponse",
+                        400,
+                        "additionMap"),
+                new Bad(
+                        "a tagged publish",
+                        "ConfigPublishRequest",
+                        "{\"dataId\":\"bad-tag\",\"group\":\"G\",\"content\":\"c\",\"additionMap\":{\"tag\":\"t\"}}",
+                        "ConfigPublishResponse",
+                        400,
+                        "tag"),
+                new Bad(
+                        "a remove without dataId",
+                        "ConfigRemoveRequest",
+                        "{\"group\":\"G\"}",
+                        "ConfigRemoveResponse",
+                        400,
+                        "dataId"),
+                new Bad(
+                        "a listen whose contexts are an object",
+                        "ConfigBatchListenRequest",
+                        "{\"listen\":true,\"configListenContexts\":{}}",
+                        "ConfigChangeBatchListenResponse",
+                        400,
+                        "configListenContexts"),
+                new Bad(
+                        "a listen whose flag is a string",
+                        "ConfigBatchListenRequest",
+                        "{\"listen\":\"yes\",\"configListenContexts\":[]}",
+                        "ConfigChangeBatchListenResponse",
+                        400,
+                        "listen"),
+                new Bad(
+                        "a listen context without dataId",
+                        "ConfigBatchListenRequest",
+                        "{\"listen\":true,\"configListenContexts\":[{\"group\":\"G\",\"md5\":\"\"}]}",
+                        "ConfigChangeBatchListenResponse",
+                        400,
+                        "dataId"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badRequests")
+    void aBadRequestIsAnsweredWithNacossErrorNamingTheProblemAndWritesNothing(Bad bad) throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            RawGrpcClient.Message answer = c.request(bad.type(), bad.json());
+            assertEquals(bad.answerType(), answer.type(), answer.body().toString());
+            assertEquals(
+                    500, answer.body().path("resultCode").asInt(), answer.body().toString());
+            assertEquals(
+                    bad.errorCode(),
+                    answer.body().path("errorCode").asInt(),
+                    answer.body().toString());
+            assertTrue(
+                    answer.body().path("message").asText().contains(bad.names()),
+                    answer.body().toString());
+            assertNull(c.streamEnd.peek(), "its own stream stays open too");
+        }
+        for (String dataId : List.of("bad-no-content", "bad-too-big", "bad-addition", "bad-tag")) {
+            RawGrpcClient.Message read =
+                    bystander.request("ConfigQueryRequest", "{\"dataId\":\"" + dataId + "\",\"group\":\"G\"}");
+            assertEquals(300, read.body().path("errorCode").asInt(), dataId + " was not written: " + read.body());
+        }
+    }
+
+    @Test
+    void aMessageOverTheTransportLimitFailsThatCallOnly() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            String huge = "{\"dataId\":\"huge\",\"group\":\"G\",\"content\":\"" + "y".repeat(17 << 20) + "\"}";
+            StatusRuntimeException e =
+                    assertThrows(StatusRuntimeException.class, () -> c.request("ConfigPublishRequest", huge));
+            assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.toString());
+            assertEquals(
+                    "HealthCheckResponse", c.request("HealthCheckRequest", "{}").type(), "the connection lives on");
+        }
+    }
+
+    @Test
+    void aMissingConfigIsErrorCode300AsTheClientExpects() throws Exception {
+        RawGrpcClient.Message read = bystander.request("ConfigQueryRequest", "{\"dataId\":\"never\",\"group\":\"G\"}");
+        assertEquals("ConfigQueryResponse", read.type());
+        assertEquals(300, read.body().path("errorCode").asInt(), read.body().toString());
+    }
+}

@@ -1,0 +1,145 @@
+package io.lodestar.api.grpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import io.lodestar.api.grpc.wire.Metadata;
+import io.lodestar.api.grpc.wire.Payload;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gRPC client that sends exactly the payloads a test gives it, as nacos-client would frame them:
+ * for the requests no well-behaved client sends. One connection (HTTP/2 channel) per instance.
+ */
+final class RawGrpcClient implements AutoCloseable {
+    private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
+            ProtoUtils.marshaller(Payload.getDefaultInstance());
+    static final MethodDescriptor<Payload, Payload> UNARY = MethodDescriptor.<Payload, Payload>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("Request/request")
+            .setRequestMarshaller(PAYLOAD)
+            .setResponseMarshaller(PAYLOAD)
+            .build();
+    static final MethodDescriptor<Payload, Payload> STREAM = MethodDescriptor.<Payload, Payload>newBuilder()
+            .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+            .setFullMethodName("BiRequestStream/requestBiStream")
+            .setRequestMarshaller(PAYLOAD)
+            .setResponseMarshaller(PAYLOAD)
+            .build();
+
+    /** A message as received: its type and its JSON body. */
+    record Message(String type, JsonNode body) {}
+
+    private final ManagedChannel channel;
+    private StreamObserver<Payload> toServer;
+    /** What the server pushed on the stream, and how the stream ended ("completed" or the error). */
+    final BlockingQueue<Message> pushed = new LinkedBlockingQueue<>();
+
+    final BlockingQueue<String> streamEnd = new LinkedBlockingQueue<>();
+
+    RawGrpcClient(int port) {
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext()
+                .maxInboundMessageSize(64 << 20)
+                .build();
+    }
+
+    static Payload payload(String type, String json, Map<String, String> headers) {
+        return Payload.newBuilder()
+                .setMetadata(Metadata.newBuilder()
+                        .setType(type)
+                        .setClientIp("127.0.0.1")
+                        .putAllHeaders(headers))
+                .setBody(Any.newBuilder().setValue(ByteString.copyFromUtf8(json)))
+                .build();
+    }
+
+    /** Sends one unary request and returns the answer. */
+    Message request(String type, String json) {
+        return request(payload(type, json, Map.of()));
+    }
+
+    Message request(Payload p) {
+        return read(ClientCalls.blockingUnaryCall(
+                channel, UNARY, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), p));
+    }
+
+    /** Opens the bi-stream and sends {@code ConnectionSetupRequest} on it, negotiating abilities. */
+    RawGrpcClient setUp() {
+        openStream();
+        toServer.onNext(payload(
+                "ConnectionSetupRequest",
+                "{\"clientVersion\":\"raw-test\",\"labels\":{\"module\":\"config\"},\"abilityTable\":{},\"module\":\"internal\"}",
+                Map.of()));
+        return this;
+    }
+
+    /** Opens the bi-stream without setting anything up. */
+    StreamObserver<Payload> openStream() {
+        ClientCall<Payload, Payload> call = channel.newCall(STREAM, CallOptions.DEFAULT);
+        toServer = ClientCalls.asyncBidiStreamingCall(call, new StreamObserver<>() {
+            @Override
+            public void onNext(Payload value) {
+                pushed.add(read(value));
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                streamEnd.add(t.toString());
+            }
+
+            @Override
+            public void onCompleted() {
+                streamEnd.add("completed");
+            }
+        });
+        return toServer;
+    }
+
+    /** Answers a pushed request as the client does. */
+    void answer(Message pushedRequest, String responseType) {
+        String id = pushedRequest.body().path("requestId").asText();
+        toServer.onNext(payload(responseType, "{\"resultCode\":200,\"requestId\":\"" + id + "\"}", Map.of()));
+    }
+
+    /** The next pushed message of {@code type}, waiting up to {@code seconds}; null if none came. */
+    Message awaitPushed(String type, long seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            Message m = pushed.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (m != null && m.type().equals(type)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private static Message read(Payload p) {
+        try {
+            return new Message(
+                    p.getMetadata().getType(),
+                    PayloadCodec.JSON.readTree(p.getBody().getValue().toString(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new AssertionError("the server sent a body that is not JSON", e);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        channel.shutdownNow();
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+    }
+}
