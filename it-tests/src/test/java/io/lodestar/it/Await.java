@@ -82,4 +82,26 @@ final class Await {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what
                 + (last == null ? "" : " (last error: " + last + ")"));
     }
+
+    /** Polls {@code check} for the whole of {@code duration}; fails at the first poll that sees it false. */
+    static void holdsFor(Duration duration, String what, Check check) {
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!check.ok()) {
+                    throw new AssertionError("no longer true: " + what);
+                }
+            } catch (AssertionError e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError("could not check " + what + ": " + e, e);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted checking " + what);
+            }
+        }
+    }
 }

@@ -185,10 +185,34 @@ class CliIT {
                 String.valueOf(FreePorts.take()),
                 "--dns-port",
                 "-1",
+                "--grpc-port",
+                "-1",
                 "--data-dir",
                 dir.resolve("second").toString());
         assertEquals(1, r.exit, r.output);
         assertTrue(r.output.contains(String.valueOf(first.httpPort)), r.output);
+    }
+
+    @Test
+    void grpcPortInUseFailsWithExitOneAndSaysWhich() throws Exception {
+        ServerProcess first = cluster.startStandalone("first");
+        int grpcPort = first.httpPort + FreePorts.GRPC_OFFSET;
+        Run r = run(
+                "server",
+                "--auth",
+                "off",
+                "--port",
+                String.valueOf(FreePorts.take()),
+                "--grpc-port",
+                String.valueOf(grpcPort),
+                "--raft-port",
+                String.valueOf(FreePorts.take()),
+                "--dns-port",
+                "-1",
+                "--data-dir",
+                dir.resolve("second").toString());
+        assertEquals(1, r.exit, r.output);
+        assertTrue(r.output.contains("gRPC") && r.output.contains(String.valueOf(grpcPort)), r.output);
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 final class BiStream implements StreamObserver<Payload> {
     private static final Logger LOG = LoggerFactory.getLogger(BiStream.class);
     /** What this server can do beyond the basics, as the client asks in its setup. */
-    static final Map<String, Boolean> ABILITIES = Map.of("supportPersistentInstanceByGrpc", false);
+    static final Map<String, Boolean> ABILITIES = Map.of("supportPersistentInstanceByGrpc", true);
 
     private final Connection connection;
     private final Connections connections;

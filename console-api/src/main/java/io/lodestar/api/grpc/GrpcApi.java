@@ -17,6 +17,7 @@ import io.lodestar.api.http.RequestChecks;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
+import io.lodestar.naming.NamingService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -45,13 +46,16 @@ public final class GrpcApi implements AutoCloseable {
     private final Server server;
     private final Connections connections;
 
-    private GrpcApi(Server server, Connections connections) {
+    private final NamingRequests naming;
+
+    private GrpcApi(Server server, Connections connections, NamingRequests naming) {
         this.server = server;
         this.connections = connections;
+        this.naming = naming;
     }
 
     /** The domain services the gRPC API answers from, built once by the composition root. */
-    public record Services(ConfigService configs, LongPollRegistry listeners, PushHub push) {}
+    public record Services(ConfigService configs, LongPollRegistry listeners, PushHub push, NamingService naming) {}
 
     /** Starts serving on {@code host:port} (0: any free port). */
     public static GrpcApi start(String host, int port, RequestChecks checks, Services services) throws IOException {
@@ -60,6 +64,8 @@ public final class GrpcApi implements AutoCloseable {
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
         new ConfigRequests(services.configs(), services.listeners(), services.push()).register(dispatcher, connections);
+        NamingRequests naming = new NamingRequests(services.naming());
+        naming.register(dispatcher, connections);
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
                 .addMethod(
                         MethodDescriptor.<Payload, Payload>newBuilder()
@@ -114,9 +120,10 @@ public final class GrpcApi implements AutoCloseable {
             server.start();
         } catch (IOException e) {
             connections.close();
+            naming.close();
             throw e;
         }
-        return new GrpcApi(server, connections);
+        return new GrpcApi(server, connections, naming);
     }
 
     /** The port served. */
@@ -144,10 +151,14 @@ public final class GrpcApi implements AutoCloseable {
         } catch (Exception e) {
             LOG.info("not every gRPC client acknowledged its reset within {} ms", RESET_WAIT_MS);
         } finally {
+            // clients move to other nodes and register there again: leave their instances to the
+            // heartbeat timeouts, so a late deregistration from here cannot undo that
+            naming.keepInstancesOnClose();
             for (Connection c : List.copyOf(connections.all())) {
                 connections.close(c, "the server is stopping");
             }
             connections.close();
+            naming.close();
             server.shutdown();
             try {
                 if (!server.awaitTermination(2, TimeUnit.SECONDS)) {

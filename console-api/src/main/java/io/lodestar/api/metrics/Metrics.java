@@ -110,6 +110,14 @@ public final class Metrics {
                 .register(registry);
     }
 
+    /** Exposes the gRPC client connections set up on this node, as counted by {@code connections}. */
+    public void grpcConnections(IntSupplier connections) {
+        Gauge.builder("lodestar_grpc_connections", connections, IntSupplier::getAsInt)
+                .description("nacos-client 2.x/3.x connections set up on this node")
+                .strongReference(true)
+                .register(registry);
+    }
+
     /**
      * Counts the health probes of persistent instances made, and those not made because the address
      * is out of scope. Micrometer holds {@code health} weakly: the server holds it.

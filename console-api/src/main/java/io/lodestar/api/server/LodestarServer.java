@@ -202,24 +202,16 @@ public final class LodestarServer implements AutoCloseable {
                 naming.udp(),
                 readiness,
                 metrics);
-        Javalin http;
-        try {
-            http = HttpApi.create(services, checks, s.host(), s.httpPort());
-            http.start();
-        } catch (RuntimeException e) {
-            naming.close();
-            push.close();
-            listeners.close();
-            store.close();
-            throw new IllegalStateException(
-                    "cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
-        }
+        // gRPC first: HTTP answers readiness, and a client that saw it ready connects to both
         GrpcApi grpc = null;
         if (s.grpcPort() >= 0) {
             try {
-                grpc = GrpcApi.start(s.host(), s.grpcPort(), checks, new GrpcApi.Services(configs, listeners, push));
+                grpc = GrpcApi.start(
+                        s.host(),
+                        s.grpcPort(),
+                        checks,
+                        new GrpcApi.Services(configs, listeners, push, naming.service()));
             } catch (IOException | RuntimeException e) {
-                http.stop();
                 naming.close();
                 push.close();
                 listeners.close();
@@ -229,6 +221,24 @@ public final class LodestarServer implements AutoCloseable {
                                 + "; choose another --grpc-port, or -1 for none",
                         e);
             }
+        }
+        Javalin http;
+        try {
+            http = HttpApi.create(services, checks, s.host(), s.httpPort());
+            http.start();
+        } catch (RuntimeException e) {
+            if (grpc != null) {
+                grpc.close();
+            }
+            naming.close();
+            push.close();
+            listeners.close();
+            store.close();
+            throw new IllegalStateException(
+                    "cannot serve HTTP on " + s.host() + ":" + s.httpPort() + ": " + e.getMessage(), e);
+        }
+        if (grpc != null) {
+            metrics.grpcConnections(grpc::connections);
         }
         LOG.info(
                 "Lodestar started in {} ms: HTTP http://{}:{}/nacos, gRPC {}, Raft {}:{}, DNS {}, data dir {}, {}, "

@@ -11,8 +11,10 @@ import io.grpc.StatusRuntimeException;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -144,6 +146,62 @@ class GrpcApiTest {
         }
     }
 
+    @Test
+    void aSubscriberIsPushedEachChangeAndAnUnansweredPushIsSentAgain() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            RawGrpcClient.Message sub =
+                    c.request("SubscribeServiceRequest", "{\"serviceName\":\"pushed\",\"subscribe\":true}");
+            assertEquals("SubscribeServiceResponse", sub.type(), sub.body().toString());
+            assertEquals("pushed", sub.body().path("serviceInfo").path("name").asText());
+
+            RawGrpcClient.Message registered = bystander.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"pushed\",\"type\":\"registerInstance\","
+                            + "\"instance\":{\"ip\":\"127.0.0.81\",\"port\":81}}");
+            assertEquals(
+                    "InstanceResponse", registered.type(), registered.body().toString());
+            RawGrpcClient.Message push = c.awaitPushed("NotifySubscriberRequest", 10);
+            assertNotNull(push, "the registration is pushed");
+            assertEquals(
+                    "127.0.0.81",
+                    push.body()
+                            .path("serviceInfo")
+                            .path("hosts")
+                            .path(0)
+                            .path("ip")
+                            .asText());
+            // not answered: sent again after the ack timeout
+            RawGrpcClient.Message again = c.awaitPushed("NotifySubscriberRequest", 10);
+            assertNotNull(again, "an unanswered push is sent again");
+            assertEquals(push.body().path("serviceInfo"), again.body().path("serviceInfo"));
+            c.answer(again, "NotifySubscriberResponse");
+            assertNull(c.awaitPushed("NotifySubscriberRequest", 7), "an answered push is not sent again");
+        }
+    }
+
+    @Test
+    void aConnectionsInstancesGoWithIt() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            c.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"bound\",\"type\":\"registerInstance\","
+                            + "\"instance\":{\"ip\":\"127.0.0.91\",\"port\":91}}");
+            assertEquals(1, hosts("bound"));
+        }
+        Await.until(Duration.ofSeconds(5), "deregistered when its connection closed", () -> hosts("bound") == 0);
+    }
+
+    private int hosts(String service) {
+        return bystander
+                .request("ServiceQueryRequest", "{\"serviceName\":\"" + service + "\"}")
+                .body()
+                .path("serviceInfo")
+                .path("hosts")
+                .size();
+    }
+
     /** One bad request: what is sent, the response type and error code Nacos answers it with, and a word the message must hold. */
     record Bad(String why, String type, String json, String answerType, int errorCode, String names) {
         @Override
@@ -229,6 +287,69 @@ class GrpcApiTest {
                         400,
                         "listen"),
                 new Bad(
+                        "a registration without an instance",
+                        "InstanceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"type\":\"registerInstance\"}",
+                        "ErrorResponse",
+                        400,
+                        "instance"),
+                new Bad(
+                        "a registration without serviceName",
+                        "InstanceRequest",
+                        "{\"type\":\"registerInstance\",\"instance\":{\"ip\":\"127.0.0.5\",\"port\":80}}",
+                        "ErrorResponse",
+                        400,
+                        "serviceName"),
+                new Bad(
+                        "an instance request of an unknown kind",
+                        "InstanceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"type\":\"rename\",\"instance\":{\"ip\":\"127.0.0.5\",\"port\":80}}",
+                        "ErrorResponse",
+                        400,
+                        "type"),
+                new Bad(
+                        "a registration whose port is text",
+                        "InstanceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"type\":\"registerInstance\",\"instance\":{\"ip\":\"127.0.0.5\",\"port\":\"http\"}}",
+                        "ErrorResponse",
+                        400,
+                        "port"),
+                new Bad(
+                        "a registration with an illegal ip",
+                        "InstanceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"type\":\"registerInstance\",\"instance\":{\"ip\":\"no such ip!\",\"port\":80}}",
+                        "ErrorResponse",
+                        400,
+                        "ip"),
+                new Bad(
+                        "a batch whose instances are an object",
+                        "BatchInstanceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"type\":\"batchRegisterInstance\",\"instances\":{}}",
+                        "ErrorResponse",
+                        400,
+                        "instances"),
+                new Bad(
+                        "a subscription whose flag is text",
+                        "SubscribeServiceRequest",
+                        "{\"serviceName\":\"bad-svc\",\"subscribe\":\"yes\"}",
+                        "ErrorResponse",
+                        400,
+                        "subscribe"),
+                new Bad(
+                        "a service list of page size 0",
+                        "ServiceListRequest",
+                        "{\"pageNo\":1,\"pageSize\":0}",
+                        "ErrorResponse",
+                        400,
+                        "pageSize"),
+                new Bad(
+                        "a query of an illegal cluster",
+                        "ServiceQueryRequest",
+                        "{\"serviceName\":\"bad-svc\",\"cluster\":\"no such cluster!\"}",
+                        "ErrorResponse",
+                        400,
+                        "clusters"),
+                new Bad(
                         "a listen context without dataId",
                         "ConfigBatchListenRequest",
                         "{\"listen\":true,\"configListenContexts\":[{\"group\":\"G\",\"md5\":\"\"}]}",
@@ -255,6 +376,9 @@ class GrpcApiTest {
                     answer.body().toString());
             assertNull(c.streamEnd.peek(), "its own stream stays open too");
         }
+        RawGrpcClient.Message svc =
+                bystander.request("ServiceQueryRequest", "{\"serviceName\":\"bad-svc\",\"healthyOnly\":false}");
+        assertEquals(0, svc.body().path("serviceInfo").path("hosts").size(), "no instance was written: " + svc.body());
         for (String dataId : List.of("bad-no-content", "bad-too-big", "bad-addition", "bad-tag")) {
             RawGrpcClient.Message read =
                     bystander.request("ConfigQueryRequest", "{\"dataId\":\"" + dataId + "\",\"group\":\"G\"}");

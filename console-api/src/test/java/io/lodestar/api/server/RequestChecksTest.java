@@ -127,7 +127,13 @@ class RequestChecksTest {
                 "ConfigQueryRequest",
                 "ConfigPublishRequest",
                 "ConfigRemoveRequest",
-                "ConfigBatchListenRequest");
+                "ConfigBatchListenRequest",
+                "InstanceRequest",
+                "BatchInstanceRequest",
+                "PersistentInstanceRequest",
+                "ServiceQueryRequest",
+                "SubscribeServiceRequest",
+                "ServiceListRequest");
     }
 
     private HttpResponse<String> send(Call call, boolean refuse) throws Exception {

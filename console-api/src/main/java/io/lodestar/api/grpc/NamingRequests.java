@@ -1,0 +1,503 @@
+package io.lodestar.api.grpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.v1.naming.NamingJson;
+import io.lodestar.error.InvalidRequestException;
+import io.lodestar.naming.BeatResult;
+import io.lodestar.naming.NamingService;
+import io.lodestar.naming.ServicePage;
+import io.lodestar.naming.model.Instance;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.NamingValidation;
+import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.query.ServiceView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The naming requests of nacos-client 2.x/3.x: register and deregister (one instance per service
+ * and connection, or a batch), persistent instances, queries, the service list, and subscriptions
+ * with the {@code NotifySubscriberRequest} push.
+ *
+ * <p>An ephemeral instance registered here belongs to its connection. It goes into the one
+ * registry as a heartbeat instance would (so Distro replicates it, and it is in the HTTP lists, the
+ * UDP pushes and DNS), and this node beats it on the connection's behalf at the instance's own
+ * interval while the connection lives. When the connection closes it is deregistered at once; when
+ * this node dies the beats stop, and the service's owner expires it on the heartbeat timeouts,
+ * unless the client registered it again through another node first.
+ *
+ * <p>Failures are answered as {@code ErrorResponse}, as Nacos's naming handlers answer them.
+ */
+final class NamingRequests implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NamingRequests.class);
+    /** How long a push waits for the client's answer, and how often it is sent at most. */
+    static final long PUSH_ACK_MS = 5_000;
+
+    static final int PUSH_TRIES = 3;
+    static final long PUSH_RETRY_MS = 1_000;
+
+    private final NamingService naming;
+    private final Map<Connection, Client> clients = new ConcurrentHashMap<>();
+    /** Per service, its subscribers on this node with the clusters each asked for. */
+    private final Map<ServiceKey, Map<Client, String>> subscribers = new ConcurrentHashMap<>();
+    /** Which connections hold each instance: a connection's close deregisters only what no other holds. */
+    private final Map<HeldKey, Set<Client>> holders = new ConcurrentHashMap<>();
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "grpc-naming");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AutoCloseable subscription;
+    private volatile boolean keepOnClose;
+
+    NamingRequests(NamingService naming) {
+        this.naming = naming;
+        this.subscription = naming.subscribe(this::serviceChanged);
+        timer.scheduleWithFixedDelay(this::beatDue, 1, 1, TimeUnit.SECONDS);
+    }
+
+    void register(RequestDispatcher dispatcher, Connections connections) {
+        dispatcher
+                .add("InstanceRequest", null, this::instance)
+                .add("BatchInstanceRequest", null, this::batch)
+                .add("PersistentInstanceRequest", null, this::persistent)
+                .add("ServiceQueryRequest", null, this::query)
+                .add("SubscribeServiceRequest", null, this::subscribe)
+                .add("ServiceListRequest", null, this::serviceList);
+        connections.onClose(this::closed);
+    }
+
+    /** One connection's instances (by service, as the client registered them) and subscriptions. */
+    private static final class Client {
+        final Connection connection;
+        final Map<ServiceKey, Map<InstanceAddress, Held>> instances = new HashMap<>(); // guarded by this
+        final Map<ServiceKey, Long> pushed = new ConcurrentHashMap<>(); // the last push sent, per service
+        boolean closed; // guarded by this
+
+        Client(Connection connection) {
+            this.connection = connection;
+        }
+    }
+
+    private record HeldKey(ServiceKey service, InstanceAddress address) {}
+
+    /** An instance this node keeps alive for its connection. */
+    private static final class Held {
+        final Instance instance;
+        long nextBeat;
+
+        Held(Instance instance) {
+            this.instance = instance;
+            this.nextBeat = System.currentTimeMillis() + instance.heartbeat().intervalMs();
+        }
+    }
+
+    private Client client(Connection c) {
+        return clients.computeIfAbsent(c, Client::new);
+    }
+
+    static ServiceKey service(GrpcRequest r) {
+        return ServiceKey.of(r.text("namespace"), r.text("groupName"), r.text("serviceName"));
+    }
+
+    /** An instance from the request's JSON; {@code ephemeral} is the kind the request type stands for. */
+    static Instance instance(JsonNode node, String field, boolean ephemeral) {
+        if (node == null || node.isNull()) {
+            throw InvalidRequestException.missing(field);
+        }
+        if (!node.isObject()) {
+            throw new InvalidRequestException(field, "must be an object, not " + node.getNodeType());
+        }
+        String ip = GrpcRequest.text(node, "ip");
+        if (ip == null || ip.isEmpty()) {
+            throw InvalidRequestException.missing("ip");
+        }
+        JsonNode port = node.get("port");
+        if (port == null || !port.canConvertToInt()) {
+            throw new InvalidRequestException("port", "must be a number from 1 to " + NamingValidation.MAX_PORT);
+        }
+        JsonNode weight = node.get("weight");
+        if (weight != null && !weight.isNull() && !weight.isNumber()) {
+            throw new InvalidRequestException("weight", "must be a number, not " + weight.getNodeType());
+        }
+        Map<String, String> metadata = new LinkedHashMap<>();
+        ObjectNode md = GrpcRequest.object(node, "metadata");
+        if (md != null) {
+            md.fields()
+                    .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+        }
+        return new Instance(
+                null,
+                ip,
+                port.intValue(),
+                weight == null || weight.isNull() ? 1.0 : weight.doubleValue(),
+                bool(node, "enabled", true),
+                bool(node, "healthy", true),
+                ephemeral,
+                GrpcRequest.text(node, "clusterName"),
+                metadata);
+    }
+
+    private static boolean bool(JsonNode node, String name, boolean absent) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return absent;
+        }
+        if (!v.isBoolean()) {
+            throw new InvalidRequestException(name, "must be a boolean, not " + v.getNodeType());
+        }
+        return v.booleanValue();
+    }
+
+    private CompletableFuture<Reply> instance(GrpcRequest r) {
+        ServiceKey service = service(r);
+        String type = r.required("type");
+        Instance instance = instance(r.body().get("instance"), "instance", true);
+        Client client = client(r.connection());
+        return switch (type) {
+            case "registerInstance" -> {
+                // one instance per service and connection, as Nacos keeps them: a second replaces the first
+                Map<InstanceAddress, Instance> replaced = hold(client, service, List.of(instance));
+                yield naming.register(service, instance)
+                        .thenCompose(v -> deregisterAll(service, replaced.values()))
+                        .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
+            }
+            case "deregisterInstance" -> {
+                release(client, service, instance.address());
+                yield naming.deregister(service, instance.cluster(), instance.ip(), instance.port(), true)
+                        .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
+            }
+            default ->
+                throw new InvalidRequestException(
+                        "type", "'" + type + "' is neither registerInstance nor deregisterInstance");
+        };
+    }
+
+    /**
+     * The connection's instances of the service become exactly the batch's ({@code
+     * batchRegisterInstance}: the client sends what it keeps, also to deregister some), or lose the
+     * batch's ({@code batchDeregisterInstance}).
+     */
+    private CompletableFuture<Reply> batch(GrpcRequest r) {
+        ServiceKey service = service(r);
+        String type = r.required("type");
+        JsonNode list = r.body().get("instances");
+        if (list != null && !list.isNull() && !list.isArray()) {
+            throw new InvalidRequestException("instances", "must be an array, not " + list.getNodeType());
+        }
+        List<Instance> instances = new ArrayList<>();
+        if (list != null) {
+            for (JsonNode n : list) {
+                instances.add(instance(n, "instances", true));
+            }
+        }
+        Client client = client(r.connection());
+        CompletableFuture<Void> done;
+        switch (type) {
+            case "batchRegisterInstance" -> {
+                Map<InstanceAddress, Instance> dropped = hold(client, service, instances);
+                CompletableFuture<?>[] registered =
+                        instances.stream().map(i -> naming.register(service, i)).toArray(CompletableFuture[]::new);
+                done = CompletableFuture.allOf(registered).thenCompose(v -> deregisterAll(service, dropped.values()));
+            }
+            case "batchDeregisterInstance" -> {
+                for (Instance i : instances) {
+                    release(client, service, i.address());
+                }
+                done = deregisterAll(service, instances);
+            }
+            default ->
+                throw new InvalidRequestException(
+                        "type", "'" + type + "' is neither batchRegisterInstance nor batchDeregisterInstance");
+        }
+        return done.thenApply(v -> Reply.ok("BatchInstanceResponse").with("type", type));
+    }
+
+    private CompletableFuture<Reply> persistent(GrpcRequest r) {
+        ServiceKey service = service(r);
+        String type = r.required("type");
+        Instance instance = instance(r.body().get("instance"), "instance", false);
+        CompletableFuture<Void> done = switch (type) {
+            case "registerInstance" -> naming.register(service, instance);
+            case "deregisterInstance" ->
+                naming.deregister(service, instance.cluster(), instance.ip(), instance.port(), false);
+            default ->
+                throw new InvalidRequestException(
+                        "type", "'" + type + "' is neither registerInstance nor deregisterInstance");
+        };
+        return done.thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
+    }
+
+    private CompletableFuture<Reply> query(GrpcRequest r) {
+        ServiceKey service = service(r);
+        String cluster = r.text("cluster");
+        boolean healthyOnly = r.bool("healthyOnly", false);
+        Reply reply = Reply.ok("QueryServiceResponse");
+        reply.body().set("serviceInfo", serviceInfo(service, cluster == null ? "" : cluster, healthyOnly));
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    private CompletableFuture<Reply> subscribe(GrpcRequest r) {
+        ServiceKey service = service(r);
+        String clusters = r.text("clusters");
+        boolean subscribe = r.bool("subscribe", true);
+        Client client = client(r.connection());
+        if (subscribe) {
+            synchronized (client) {
+                if (!client.closed) {
+                    subscribers
+                            .computeIfAbsent(service, k -> new ConcurrentHashMap<>())
+                            .put(client, clusters == null ? "" : clusters);
+                }
+            }
+        } else {
+            unsubscribe(client, service);
+        }
+        Reply reply = Reply.ok("SubscribeServiceResponse");
+        // subscribed before reading: a change made meanwhile is pushed rather than missed
+        reply.body().set("serviceInfo", serviceInfo(service, clusters == null ? "" : clusters, false));
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    private CompletableFuture<Reply> serviceList(GrpcRequest r) {
+        int pageNo = number(r, "pageNo", 1);
+        int pageSize = number(r, "pageSize", 10);
+        if (pageNo < 1 || pageSize < 1 || pageSize > 10_000) {
+            throw new InvalidRequestException("pageSize", "pageNo must be at least 1, pageSize 1 to 10000");
+        }
+        ServicePage page = naming.listServices(r.text("namespace"), r.text("groupName"), pageNo, pageSize);
+        Reply reply = Reply.ok("ServiceListResponse");
+        reply.body().put("count", page.count());
+        ArrayNode names = reply.body().putArray("serviceNames");
+        page.names().forEach(names::add);
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    private static int number(GrpcRequest r, String field, int absent) {
+        JsonNode v = r.body().get(field);
+        if (v == null || v.isNull()) {
+            return absent;
+        }
+        if (!v.canConvertToInt()) {
+            throw new InvalidRequestException(field, "must be a number, not " + v.getNodeType());
+        }
+        return v.intValue();
+    }
+
+    /** Nacos's ServiceInfo of the service: the 1.x list's fields, with the bare service name. */
+    private ObjectNode serviceInfo(ServiceKey service, String clusters, boolean healthyOnly) {
+        Set<String> filter = new java.util.HashSet<>();
+        for (String c : clusters.split(",")) {
+            if (!c.isBlank()) {
+                NamingValidation.checkCluster("clusters", c.trim());
+                filter.add(c.trim());
+            }
+        }
+        ServiceView view = naming.list(service, filter, healthyOnly);
+        ObjectNode info = PayloadCodec.JSON.valueToTree(NamingJson.list(view, clusters));
+        info.put("name", service.service());
+        return info;
+    }
+
+    /**
+     * Records {@code instances} as the connection's instances of {@code service}, returning those it
+     * held before and holds no more (to be deregistered).
+     */
+    private Map<InstanceAddress, Instance> hold(Client client, ServiceKey service, List<Instance> instances) {
+        Map<InstanceAddress, Instance> dropped = new HashMap<>();
+        synchronized (client) {
+            if (client.closed) {
+                throw new InvalidRequestException("connection", "is closed");
+            }
+            Map<InstanceAddress, Held> now = new LinkedHashMap<>();
+            for (Instance i : instances) {
+                now.put(i.address(), new Held(i));
+                holders.computeIfAbsent(new HeldKey(service, i.address()), k -> ConcurrentHashMap.newKeySet())
+                        .add(client);
+            }
+            Map<InstanceAddress, Held> before = client.instances.put(service, now);
+            if (before != null) {
+                before.forEach((a, h) -> {
+                    if (!now.containsKey(a) && unhold(client, service, a)) {
+                        dropped.put(a, h.instance);
+                    }
+                });
+            }
+        }
+        return dropped;
+    }
+
+    /** Forgets that {@code client} holds the instance; true if no other connection holds it now. */
+    private boolean unhold(Client client, ServiceKey service, InstanceAddress address) {
+        boolean[] last = {true};
+        holders.computeIfPresent(new HeldKey(service, address), (k, set) -> {
+            set.remove(client);
+            last[0] = set.isEmpty();
+            return set.isEmpty() ? null : set;
+        });
+        return last[0];
+    }
+
+    private void release(Client client, ServiceKey service, InstanceAddress address) {
+        synchronized (client) {
+            unhold(client, service, address);
+            Map<InstanceAddress, Held> held = client.instances.get(service);
+            if (held != null) {
+                held.remove(address);
+                if (held.isEmpty()) {
+                    client.instances.remove(service);
+                }
+            }
+        }
+    }
+
+    private CompletableFuture<Void> deregisterAll(ServiceKey service, java.util.Collection<Instance> instances) {
+        return CompletableFuture.allOf(instances.stream()
+                .map(i -> naming.deregister(service, i.cluster(), i.ip(), i.port(), true))
+                .toArray(CompletableFuture[]::new));
+    }
+
+    private void unsubscribe(Client client, ServiceKey service) {
+        subscribers.computeIfPresent(service, (k, subs) -> {
+            subs.remove(client);
+            return subs.isEmpty() ? null : subs;
+        });
+        client.pushed.remove(service);
+    }
+
+    /**
+     * From now on a closed connection's instances are no longer kept alive but not deregistered
+     * either: for a stopping node, whose clients are registering them again elsewhere.
+     */
+    void keepInstancesOnClose() {
+        keepOnClose = true;
+    }
+
+    /** The connection closed: its instances are deregistered, its subscriptions dropped. */
+    private void closed(Connection connection) {
+        Client client = clients.remove(connection);
+        if (client == null) {
+            return;
+        }
+        Map<ServiceKey, List<Instance>> instances = new HashMap<>();
+        synchronized (client) {
+            client.closed = true;
+            client.instances.forEach((service, held) -> held.forEach((address, h) -> {
+                if (unhold(client, service, address)) { // another connection here may hold it too
+                    instances.computeIfAbsent(service, k -> new ArrayList<>()).add(h.instance);
+                }
+            }));
+            client.instances.clear();
+        }
+        for (ServiceKey service : List.copyOf(subscribers.keySet())) {
+            unsubscribe(client, service);
+        }
+        if (keepOnClose) {
+            return;
+        }
+        instances.forEach((service, gone) -> deregisterAll(service, gone).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("deregistering the instances of closed {} in {} failed", connection, service, e);
+            }
+        }));
+    }
+
+    /** Beats every held instance whose interval is up; one the registry lost is registered again. */
+    private void beatDue() {
+        long now = System.currentTimeMillis();
+        for (Client client : clients.values()) {
+            List<Map.Entry<ServiceKey, Instance>> due = new ArrayList<>();
+            synchronized (client) {
+                client.instances.forEach((service, held) -> held.values().forEach(h -> {
+                    if (h.nextBeat <= now) {
+                        h.nextBeat = now + h.instance.heartbeat().intervalMs();
+                        due.add(Map.entry(service, h.instance));
+                    }
+                }));
+            }
+            for (Map.Entry<ServiceKey, Instance> e : due) {
+                ServiceKey service = e.getKey();
+                Instance i = e.getValue();
+                naming.beatAsync(service, i.cluster(), i.ip(), i.port(), Optional.empty())
+                        .thenCompose(
+                                result -> result.status() == BeatResult.Status.UNKNOWN && stillHeld(client, service, i)
+                                        ? naming.register(service, i)
+                                        : CompletableFuture.completedFuture(null))
+                        .whenComplete((v, err) -> {
+                            if (err != null) {
+                                LOG.debug(
+                                        "keeping {} alive in {} failed; next beat retries", i.address(), service, err);
+                            }
+                        });
+            }
+        }
+    }
+
+    private static boolean stillHeld(Client client, ServiceKey service, Instance i) {
+        synchronized (client) {
+            Map<InstanceAddress, Held> held = client.instances.get(service);
+            return !client.closed && held != null && held.containsKey(i.address());
+        }
+    }
+
+    /** Pushes the service's new list to this node's subscribers of it (on the naming notifier thread). */
+    private void serviceChanged(ServiceKey service) {
+        Map<Client, String> subs = subscribers.get(service);
+        if (subs == null || subs.isEmpty()) {
+            return;
+        }
+        Map<String, ObjectNode> infos = new HashMap<>(); // one list per clusters string asked for
+        subs.forEach((client, clusters) -> {
+            ObjectNode info = infos.computeIfAbsent(clusters, cs -> serviceInfo(service, cs, false));
+            long version = System.nanoTime();
+            client.pushed.put(service, version);
+            push(client, service, info, version, 1);
+        });
+    }
+
+    private void push(Client client, ServiceKey service, ObjectNode info, long version, int attempt) {
+        Connection c = client.connection;
+        Reply notice = Reply.push("NotifySubscriberRequest", "naming", c.nextPushId());
+        notice.body().set("serviceInfo", info);
+        c.push(notice).orTimeout(PUSH_ACK_MS, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> {
+            if (e == null || c.closed() || attempt >= PUSH_TRIES) {
+                return;
+            }
+            Long latest = client.pushed.get(service);
+            if (latest == null || latest != version) {
+                return; // unsubscribed, or a newer list went out since
+            }
+            try {
+                timer.schedule(
+                        () -> push(client, service, info, version, attempt + 1), PUSH_RETRY_MS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // stopping
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        try {
+            subscription.close();
+        } catch (Exception e) {
+            LOG.warn("unsubscribing gRPC naming pushes failed", e);
+        }
+        timer.shutdownNow();
+    }
+}
