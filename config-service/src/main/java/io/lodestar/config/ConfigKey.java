@@ -10,12 +10,16 @@ import java.nio.charset.StandardCharsets;
  */
 public record ConfigKey(String tenant, String group, String dataId) {
     public static final String DEFAULT_GROUP = "DEFAULT_GROUP";
+    /** Another name of the public namespace, whose id is empty; no namespace may take it. */
+    public static final String PUBLIC_ALIAS = "public";
+
     static final int MAX_DATA_ID = 256;
     static final int MAX_GROUP = 128;
     static final int MAX_TENANT = 128;
 
     public ConfigKey {
-        tenant = tenant == null ? "" : tenant;
+        // "public" is the public namespace's other name (nacos-client 3.x sends it, 2.x sends "")
+        tenant = tenant == null || tenant.equalsIgnoreCase(PUBLIC_ALIAS) ? "" : tenant;
         group = group == null || group.isEmpty() ? DEFAULT_GROUP : group;
         checkName("dataId", dataId, MAX_DATA_ID);
         checkName("group", group, MAX_GROUP);

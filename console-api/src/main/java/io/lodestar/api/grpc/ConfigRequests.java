@@ -8,6 +8,7 @@ import io.lodestar.config.BetaIps;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigConflictException;
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.config.listen.ListeningConfigs;
@@ -17,9 +18,14 @@ import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.kv.KvStore;
+import io.lodestar.kv.feed.ChangeEvent;
+import io.lodestar.kv.feed.ChangeListener;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,21 +38,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code ConfigPublishResponse} with 500. Which content a client is served (a gray release or the
  * stable config) is decided by its socket address, as over HTTP.
  */
-final class ConfigRequests {
+final class ConfigRequests implements AutoCloseable {
     /** Nacos's error code for a config that does not exist (the client clears its snapshot on it). */
     static final int CONFIG_NOT_FOUND = 300;
 
     static final int CAS_FAILED = 500;
+    private static final int FEED_CAPACITY = 4_096;
 
     private final ConfigService configs;
     private final LongPollRegistry listeners;
     private final PushHub push;
     private final Map<Connection, Notifier> notifiers = new ConcurrentHashMap<>();
+    /** Who listens to each key here, for the gray-release changes, which the change log does not carry. */
+    private final Map<ConfigKey, Set<Notifier>> listening = new ConcurrentHashMap<>();
 
-    ConfigRequests(ConfigService configs, LongPollRegistry listeners, PushHub push) {
+    private final AutoCloseable betaFeed;
+
+    ConfigRequests(KvStore store, ConfigService configs, LongPollRegistry listeners, PushHub push) {
         this.configs = configs;
         this.listeners = listeners;
         this.push = push;
+        this.betaFeed = store.subscribe(new BetaChanges(), FEED_CAPACITY);
     }
 
     void register(RequestDispatcher dispatcher, Connections connections) {
@@ -59,8 +71,28 @@ final class ConfigRequests {
             Notifier n = notifiers.remove(c);
             if (n != null) {
                 push.remove(n);
+                unlisten(n, List.copyOf(n.keys.keySet()));
             }
         });
+    }
+
+    private void unlisten(Notifier n, List<ConfigKey> keys) {
+        for (ConfigKey k : keys) {
+            n.keys.remove(k);
+            listening.computeIfPresent(k, (key, set) -> {
+                set.remove(n);
+                return set.isEmpty() ? null : set;
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            betaFeed.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot unsubscribe from the change feed", e);
+        }
     }
 
     private static ConfigKey key(JsonNode node) {
@@ -161,6 +193,9 @@ final class ConfigRequests {
                     "configListenContexts", "must be an array, not " + contexts.getNodeType());
         }
         List<ListeningEntry> entries = new ArrayList<>();
+        // the namespace as the client names it ("" or "public" for the public one): it matches
+        // answers and notices to its cache by that name
+        Map<ConfigKey, String> spelled = new HashMap<>();
         if (contexts != null) {
             if (contexts.size() > ListeningConfigs.MAX_ENTRIES) {
                 throw new InvalidRequestException(
@@ -173,7 +208,10 @@ final class ConfigRequests {
                             "configListenContexts", "each entry must be an object, not " + c.getNodeType());
                 }
                 String md5 = GrpcRequest.text(c, "md5");
-                entries.add(new ListeningEntry(key(c), md5 == null ? "" : md5));
+                ConfigKey key = key(c);
+                entries.add(new ListeningEntry(key, md5 == null ? "" : md5));
+                String tenant = GrpcRequest.text(c, "tenant");
+                spelled.put(key, tenant == null ? "" : tenant);
             }
         }
         Reply reply = Reply.ok("ConfigChangeBatchListenResponse");
@@ -182,7 +220,9 @@ final class ConfigRequests {
         if (!listen) {
             Notifier n = notifiers.get(connection);
             if (n != null) {
-                push.unsubscribe(n, entries.stream().map(ListeningEntry::key).toList());
+                List<ConfigKey> keys = entries.stream().map(ListeningEntry::key).toList();
+                push.unsubscribe(n, keys);
+                unlisten(n, keys);
             }
             return CompletableFuture.completedFuture(reply);
         }
@@ -194,6 +234,12 @@ final class ConfigRequests {
             notifiers.remove(connection);
             return CompletableFuture.completedFuture(reply);
         }
+        for (ListeningEntry e : entries) {
+            n.keys.put(e.key(), spelled.get(e.key()));
+            listening
+                    .computeIfAbsent(e.key(), k -> ConcurrentHashMap.newKeySet())
+                    .add(n);
+        }
         push.subscribe(
                 n,
                 entries.stream()
@@ -203,15 +249,43 @@ final class ConfigRequests {
         return listeners.poll(entries, r.remoteAddr(), 0, true).thenApply(keys -> {
             for (ConfigKey k : keys) {
                 ObjectNode o = changed.addObject();
-                o.put("group", k.group()).put("dataId", k.dataId()).put("tenant", k.tenant());
+                o.put("group", k.group()).put("dataId", k.dataId()).put("tenant", spelled.get(k));
             }
             return reply;
         });
     }
 
+    /**
+     * A gray release started, changed, stopped or was promoted: tell every connection listening to
+     * the key, since which of them it concerns depends on their addresses; the others find their md5
+     * unchanged when they ask.
+     */
+    private final class BetaChanges implements ChangeListener {
+        @Override
+        public boolean hears(String keyspace) {
+            return ConfigKeyspaces.BETA.equals(keyspace);
+        }
+
+        @Override
+        public void onChange(ChangeEvent event) {
+            ConfigKey key = ConfigKey.fromStoreKey(event.key());
+            Set<Notifier> set = listening.get(key);
+            if (set != null) {
+                set.forEach(n -> n.notice(key));
+            }
+        }
+
+        @Override
+        public void onResync(long fromRevision) {
+            // missed gray-release changes are found by the clients' full re-listen (every 3 minutes)
+        }
+    }
+
     /** Tells one connection's client that a key it listens to changed: it then asks for the content. */
     private static final class Notifier implements PushSession {
         private final Connection connection;
+        /** The keys listened to, each with its namespace as the client names it. */
+        final Map<ConfigKey, String> keys = new ConcurrentHashMap<>();
 
         Notifier(Connection connection) {
             this.connection = connection;
@@ -219,10 +293,14 @@ final class ConfigRequests {
 
         @Override
         public void send(ConfigChangeLog.Change change) {
+            notice(change.key());
+        }
+
+        void notice(ConfigKey key) {
             Reply notice = Reply.push("ConfigChangeNotifyRequest", "config", connection.nextPushId())
-                    .with("dataId", change.key().dataId())
-                    .with("group", change.key().group())
-                    .with("tenant", change.key().tenant());
+                    .with("dataId", key.dataId())
+                    .with("group", key.group())
+                    .with("tenant", keys.getOrDefault(key, key.tenant()));
             connection.push(notice);
         }
 

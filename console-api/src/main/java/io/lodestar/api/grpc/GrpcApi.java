@@ -17,6 +17,7 @@ import io.lodestar.api.http.RequestChecks;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
+import io.lodestar.kv.KvStore;
 import io.lodestar.naming.NamingService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,16 +47,19 @@ public final class GrpcApi implements AutoCloseable {
     private final Server server;
     private final Connections connections;
 
+    private final ConfigRequests config;
     private final NamingRequests naming;
 
-    private GrpcApi(Server server, Connections connections, NamingRequests naming) {
+    private GrpcApi(Server server, Connections connections, ConfigRequests config, NamingRequests naming) {
         this.server = server;
         this.connections = connections;
+        this.config = config;
         this.naming = naming;
     }
 
     /** The domain services the gRPC API answers from, built once by the composition root. */
-    public record Services(ConfigService configs, LongPollRegistry listeners, PushHub push, NamingService naming) {}
+    public record Services(
+            KvStore store, ConfigService configs, LongPollRegistry listeners, PushHub push, NamingService naming) {}
 
     /** Starts serving on {@code host:port} (0: any free port). */
     public static GrpcApi start(String host, int port, RequestChecks checks, Services services) throws IOException {
@@ -63,7 +67,9 @@ public final class GrpcApi implements AutoCloseable {
         RequestDispatcher dispatcher = new RequestDispatcher(checks);
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
-        new ConfigRequests(services.configs(), services.listeners(), services.push()).register(dispatcher, connections);
+        ConfigRequests config =
+                new ConfigRequests(services.store(), services.configs(), services.listeners(), services.push());
+        config.register(dispatcher, connections);
         NamingRequests naming = new NamingRequests(services.naming());
         naming.register(dispatcher, connections);
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
@@ -120,10 +126,11 @@ public final class GrpcApi implements AutoCloseable {
             server.start();
         } catch (IOException e) {
             connections.close();
+            config.close();
             naming.close();
             throw e;
         }
-        return new GrpcApi(server, connections, naming);
+        return new GrpcApi(server, connections, config, naming);
     }
 
     /** The port served. */
@@ -146,6 +153,7 @@ public final class GrpcApi implements AutoCloseable {
                 .filter(c -> c.registered() && !c.closed())
                 .map(c -> c.push(Reply.push("ConnectResetRequest", "internal", c.nextPushId())))
                 .toList();
+        LOG.info("stopping gRPC: sending {} clients to other servers", acks.size());
         try {
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(RESET_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
@@ -158,6 +166,7 @@ public final class GrpcApi implements AutoCloseable {
                 connections.close(c, "the server is stopping");
             }
             connections.close();
+            config.close();
             naming.close();
             server.shutdown();
             try {

@@ -210,7 +210,7 @@ public final class LodestarServer implements AutoCloseable {
                         s.host(),
                         s.grpcPort(),
                         checks,
-                        new GrpcApi.Services(configs, listeners, push, naming.service()));
+                        new GrpcApi.Services(store, configs, listeners, push, naming.service()));
             } catch (IOException | RuntimeException e) {
                 naming.close();
                 push.close();

@@ -10,6 +10,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.config.ContentMd5;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.health.ProbeScope;
@@ -143,6 +144,29 @@ class GrpcApiTest {
             bystander.request(
                     "ConfigPublishRequest", "{\"dataId\":\"told\",\"group\":\"G\",\"tenant\":\"\",\"content\":\"v2\"}");
             assertNull(c.awaitPushed("ConfigChangeNotifyRequest", 2), "nothing once it stopped listening");
+        }
+    }
+
+    @Test
+    void aGrayReleaseIsServedToItsListedAddressAndPushedToItsListeners() throws Exception {
+        bystander.request("ConfigPublishRequest", "{\"dataId\":\"gray\",\"group\":\"G\",\"content\":\"stable\"}");
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            c.request(
+                    "ConfigBatchListenRequest",
+                    "{\"listen\":true,\"configListenContexts\":[{\"dataId\":\"gray\",\"group\":\"G\"," + "\"md5\":\""
+                            + ContentMd5.of("stable") + "\"}]}");
+            RawGrpcClient.Message beta = bystander.request(
+                    "ConfigPublishRequest",
+                    "{\"dataId\":\"gray\",\"group\":\"G\",\"content\":\"beta\","
+                            + "\"additionMap\":{\"betaIps\":\"127.0.0.1\"}}");
+            assertEquals(
+                    200, beta.body().path("resultCode").asInt(), beta.body().toString());
+            RawGrpcClient.Message notice = c.awaitPushed("ConfigChangeNotifyRequest", 10);
+            assertNotNull(notice, "a gray release is pushed to the key's listeners");
+            RawGrpcClient.Message read = c.request("ConfigQueryRequest", "{\"dataId\":\"gray\",\"group\":\"G\"}");
+            assertEquals("beta", read.body().path("content").asText(), "served to the listed address");
+            assertTrue(read.body().path("beta").asBoolean(), read.body().toString());
         }
     }
 

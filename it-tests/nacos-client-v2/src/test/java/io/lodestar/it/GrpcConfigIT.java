@@ -11,6 +11,7 @@ import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.config.listener.Listener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -160,5 +161,40 @@ class GrpcConfigIT {
         assertTrue(onLeader.publishConfig("clustered", "G", "from the leader"));
         assertEquals("from the leader", heard.poll(HEAR_S, TimeUnit.SECONDS));
         assertNotNull(nodes);
+    }
+
+    @Test
+    void aListenerKeepsHearingAfterTheNodeItIsConnectedToIsKilled() throws Exception {
+        List<ServerProcess> nodes = cluster.start(3);
+        String all =
+                String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList());
+        ConfigService listening = client(all, null);
+        BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        assertNull(listening.getConfigAndSignListener("survives", "G", 3000, into(heard)));
+        ServerProcess connected = Await.result(Duration.ofSeconds(10), "the node the client connected to", () -> {
+            for (ServerProcess n : nodes) {
+                if (GrpcNamingIT.grpcConnections(n) > 0) {
+                    return n;
+                }
+            }
+            return null;
+        });
+        ServerProcess writeTo = cluster.othersThan(connected).get(0);
+        assertEquals(200, publishOverHttp(writeTo, "survives", "before").status());
+        assertEquals("before", heard.poll(HEAR_S, TimeUnit.SECONDS));
+
+        cluster.kill(connected);
+        Await.until(
+                Duration.ofSeconds(30),
+                "a write through a survivor",
+                () -> publishOverHttp(writeTo, "survives", "after").status() == 200);
+        assertEquals("after", heard.poll(30, TimeUnit.SECONDS), "heard after the kill, through another node");
+    }
+
+    private static Http.Response publishOverHttp(ServerProcess p, String dataId, String content) throws Exception {
+        return Http.postForm(
+                p.httpAddress(),
+                "/nacos/v1/cs/configs",
+                Http.params("dataId", dataId, "group", "G", "content", content));
     }
 }

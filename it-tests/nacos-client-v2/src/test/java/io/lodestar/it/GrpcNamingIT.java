@@ -227,14 +227,7 @@ class GrpcNamingIT {
                 String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList());
         NamingService a = client(all);
         a.registerInstance("survivor", "127.0.0.71", 7100);
-        ServerProcess connected = Await.result(SOON, "the node the client connected to", () -> {
-            for (ServerProcess n : nodes) {
-                if (grpcConnections(n) > 0) {
-                    return n;
-                }
-            }
-            return null;
-        });
+        ServerProcess connected = connectedNode(nodes);
         ServerProcess other = cluster.othersThan(connected).get(0);
         NamingService watcher = client(other.httpAddress());
         BlockingQueue<Set<String>> events = new LinkedBlockingQueue<>();
@@ -260,7 +253,43 @@ class GrpcNamingIT {
                 () -> listedOverHttp(other, "survivor", true).equals(Set.of("127.0.0.71:7100")));
     }
 
-    private static int grpcConnections(ServerProcess p) {
+    @Test
+    void aStoppingNodeSendsItsClientsToAnotherBeforeItStops() throws Exception {
+        List<ServerProcess> nodes = cluster.start(3);
+        String all =
+                String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList());
+        NamingService a = client(all);
+        a.registerInstance("moved", "127.0.0.75", 7500);
+        ServerProcess connected = connectedNode(nodes);
+        ServerProcess other = cluster.othersThan(connected).get(0);
+        Await.until(SOON, "listed", () -> listedOverHttp(other, "moved", true).equals(Set.of("127.0.0.75:7500")));
+
+        assertEquals(0, cluster.stop(connected), "a clean stop");
+        assertTrue(
+                connected.logText().contains("sending 1 clients to other servers"),
+                "the node reset its client before stopping");
+        List<ServerProcess> survivors = cluster.othersThan(connected);
+        Await.until(SOON, "the client is connected to a survivor", () -> connectedTo(survivors) != null);
+        Await.holdsFor(
+                Duration.ofSeconds(25),
+                "listed healthy by a survivor",
+                () -> listedOverHttp(other, "moved", true).equals(Set.of("127.0.0.75:7500")));
+    }
+
+    private static ServerProcess connectedNode(List<ServerProcess> nodes) {
+        return Await.result(SOON, "the node the client connected to", () -> connectedTo(nodes));
+    }
+
+    private static ServerProcess connectedTo(List<ServerProcess> nodes) {
+        for (ServerProcess n : nodes) {
+            if (grpcConnections(n) > 0) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    static int grpcConnections(ServerProcess p) {
         try {
             Http.Response m = Http.get(p.httpAddress(), "/metrics");
             for (String line : m.body().split("\n")) {
