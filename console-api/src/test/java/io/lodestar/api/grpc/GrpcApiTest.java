@@ -114,6 +114,24 @@ class GrpcApiTest {
     }
 
     @Test
+    void aClientThatDoesNotNegotiateAbilitiesIsSetUpWithoutAnAck() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort)) {
+            c.openStream()
+                    .onNext(RawGrpcClient.payload(
+                            "ConnectionSetupRequest",
+                            "{\"clientVersion\":\"Nacos-Java-Client:v2.1.0\",\"labels\":{},\"module\":\"internal\"}",
+                            java.util.Map.of()));
+            // such a client waits 100 ms and then sends its requests
+            Await.until(
+                    Duration.ofSeconds(5),
+                    "the connection is set up",
+                    () -> "HealthCheckResponse"
+                            .equals(c.request("HealthCheckRequest", "{}").type()));
+            assertNull(c.awaitPushed("SetupAckRequest", 1), "no ability table is pushed to a client that sent none");
+        }
+    }
+
+    @Test
     void aListeningConnectionIsToldOfAChangeAndNotAfterItStopsListening() throws Exception {
         try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
             assertNotNull(c.awaitPushed("SetupAckRequest", 5));
