@@ -301,7 +301,9 @@ final class ConfigRequests implements AutoCloseable {
                     .with("dataId", key.dataId())
                     .with("group", key.group())
                     .with("tenant", keys.getOrDefault(key, key.tenant()));
-            connection.push(notice);
+            // no answer awaited: the stream delivers it while the connection lives, and the
+            // client's full re-listen (every 3 minutes, and on reconnect) covers the rest
+            connection.send(notice);
         }
 
         @Override

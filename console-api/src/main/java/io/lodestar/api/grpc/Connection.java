@@ -6,6 +6,7 @@ import io.lodestar.api.grpc.wire.Payload;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safety: any thread; writes to the stream are serialized here.
  */
 final class Connection {
+    static final int MAX_UNREAD = 1_000;
     private final String id;
     private final String remoteIp;
     private final int remotePort;
@@ -26,6 +28,7 @@ final class Connection {
     private volatile Setup setup;
     private ServerCallStreamObserver<Payload> stream; // guarded by this
     private boolean closed; // guarded by this
+    private int unread; // guarded by this: messages sent since the stream last had room
 
     /** What the client said of itself when it set the connection up. */
     record Setup(String clientVersion, Map<String, String> labels, String tenant) {}
@@ -76,31 +79,46 @@ final class Connection {
     }
 
     /**
-     * Sends {@code request} on the stream; the future completes when the client answers it, or
-     * fails when the connection closes first. Nothing is sent on a closed or unregistered connection.
+     * Sends {@code request} on the stream; the future completes when the client answers it, and
+     * fails when it does not within {@code timeoutMs} or the connection closes first. Nothing is
+     * sent on a closed or unregistered connection.
      */
-    CompletableFuture<Void> push(Reply request) {
+    CompletableFuture<Void> push(Reply request, long timeoutMs) {
         String requestId = request.body().get("requestId").asText();
         CompletableFuture<Void> ack = new CompletableFuture<>();
         awaitingAck.put(requestId, ack);
         if (!send(request)) {
             awaitingAck.remove(requestId);
             ack.completeExceptionally(new IllegalStateException("connection " + id + " is closed"));
+            return ack;
         }
-        return ack;
+        // an unanswered request is forgotten, so a client that never answers holds nothing here
+        return ack.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> awaitingAck.remove(requestId));
     }
 
-    /** Sends {@code request} without waiting for an answer; false if the connection cannot send. */
-    synchronized boolean send(Reply request) {
-        if (closed || stream == null) {
-            return false;
+    /**
+     * Sends {@code request} without waiting for an answer; false if the connection cannot send. A
+     * client that stops reading its stream is closed once {@link #MAX_UNREAD} messages wait for it,
+     * so that it cannot make the server buffer without bound.
+     */
+    boolean send(Reply request) {
+        boolean tooSlow;
+        synchronized (this) {
+            if (closed || stream == null) {
+                return false;
+            }
+            try {
+                stream.onNext(PayloadCodec.encode(request.type(), request.body()));
+            } catch (RuntimeException e) { // the call was cancelled under us
+                return false;
+            }
+            unread = stream.isReady() ? 0 : unread + 1;
+            tooSlow = unread > MAX_UNREAD;
         }
-        try {
-            stream.onNext(PayloadCodec.encode(request.type(), request.body()));
-            return true;
-        } catch (RuntimeException e) { // the call was cancelled under us
-            return false;
+        if (tooSlow) {
+            close("the client did not read " + MAX_UNREAD + " messages pushed to it");
         }
+        return true;
     }
 
     /** The next id for a request this server pushes. */

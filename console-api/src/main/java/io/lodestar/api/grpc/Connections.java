@@ -111,8 +111,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
                 close(c, "no connection set up within " + IDLE_MS + " ms");
                 continue;
             }
-            c.push(Reply.push("ClientDetectionRequest", "internal", c.nextPushId()))
-                    .orTimeout(DETECTION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+            c.push(Reply.push("ClientDetectionRequest", "internal", c.nextPushId()), DETECTION_TIMEOUT_MS)
                     .whenComplete((ok, e) -> {
                         if (e != null) {
                             close(c, "silent for " + IDLE_MS + " ms and no answer to a client detection");

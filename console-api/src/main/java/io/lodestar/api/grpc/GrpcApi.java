@@ -151,7 +151,7 @@ public final class GrpcApi implements AutoCloseable {
     public void close() {
         List<CompletableFuture<Void>> acks = connections.all().stream()
                 .filter(c -> c.registered() && !c.closed())
-                .map(c -> c.push(Reply.push("ConnectResetRequest", "internal", c.nextPushId())))
+                .map(c -> c.push(Reply.push("ConnectResetRequest", "internal", c.nextPushId()), RESET_WAIT_MS))
                 .toList();
         LOG.info("stopping gRPC: sending {} clients to other servers", acks.size());
         try {

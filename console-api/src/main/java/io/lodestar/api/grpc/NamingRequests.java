@@ -474,7 +474,7 @@ final class NamingRequests implements AutoCloseable {
         Connection c = client.connection;
         Reply notice = Reply.push("NotifySubscriberRequest", "naming", c.nextPushId());
         notice.body().set("serviceInfo", info);
-        c.push(notice).orTimeout(PUSH_ACK_MS, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> {
+        c.push(notice, PUSH_ACK_MS).whenComplete((ok, e) -> {
             if (e == null || c.closed() || attempt >= PUSH_TRIES) {
                 return;
             }
