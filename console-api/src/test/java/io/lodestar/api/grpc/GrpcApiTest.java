@@ -9,11 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.lodestar.api.server.LodestarServer;
-import io.lodestar.api.server.ServerSettings;
+import io.lodestar.api.server.TestSettings;
 import io.lodestar.config.ContentMd5;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.testing.Await;
-import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,20 +46,7 @@ class GrpcApiTest {
     void start() {
         httpPort = FreePorts.next();
         grpcPort = FreePorts.next();
-        server = LodestarServer.start(new ServerSettings(
-                "127.0.0.1",
-                httpPort,
-                grpcPort,
-                FreePorts.next(),
-                dir,
-                List.of(),
-                null,
-                3600,
-                20_000,
-                64L << 20,
-                0,
-                -1,
-                ProbeScope.parse("127.0.0.0/8")));
+        server = LodestarServer.start(TestSettings.standalone(dir, httpPort, grpcPort));
     }
 
     @AfterAll

@@ -8,7 +8,6 @@ import io.lodestar.api.grpc.GrpcProbe;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.cluster.FreePorts;
-import io.lodestar.naming.health.ProbeScope;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -69,20 +68,7 @@ class RequestChecksTest {
     void start() {
         port = FreePorts.next();
         grpcPort = FreePorts.next();
-        ServerSettings settings = new ServerSettings(
-                "127.0.0.1",
-                port,
-                grpcPort,
-                FreePorts.next(),
-                dir,
-                List.of(),
-                null,
-                3600,
-                20_000,
-                64L << 20,
-                0,
-                -1,
-                ProbeScope.parse("127.0.0.0/8"));
+        ServerSettings settings = TestSettings.standalone(dir, port, grpcPort);
         RequestChecks checks = new RequestChecks().add(request -> {
             if (request.header(REFUSE) != null) {
                 throw new InvalidRequestException(REFUSE, "refused by the test's check");

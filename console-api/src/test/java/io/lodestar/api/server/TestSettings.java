@@ -1,0 +1,28 @@
+package io.lodestar.api.server;
+
+import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.naming.health.ProbeScope;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A standalone node's settings for an in-JVM test: loopback, a free Raft port, no DNS, probes to loopback only. */
+public final class TestSettings {
+    private TestSettings() {}
+
+    public static ServerSettings standalone(Path dataDir, int httpPort, int grpcPort) {
+        return new ServerSettings(
+                "127.0.0.1",
+                httpPort,
+                grpcPort,
+                FreePorts.next(),
+                dataDir,
+                List.of(),
+                null,
+                3600,
+                20_000,
+                64L << 20,
+                0,
+                -1,
+                ProbeScope.parse("127.0.0.0/8"));
+    }
+}
