@@ -12,7 +12,8 @@ usage: it-tests/bench/grpc-connections.sh [--jar JAR] [--count N] [--hold-s S]
   --jar JAR     the Lodestar build (default console-api/target/lodestar.jar)
   --count N     connections (default 10000)
   --hold-s S    how long they are held idle before the heap is read (default 45)
-Lodestar uses ports 8848, 9848 and 7848. Raises the open-file limit of both ends to 65536.
+Lodestar uses ports 8848, 9848 and 7848. Raises the open-file limit of both ends to 65536, or
+to the hard limit where that is lower (it must exceed --count by 1000).
 USAGE
 }
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,12 @@ while [[ $# -gt 0 ]]; do
         *) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
 done
-ulimit -n 65536
+# as high as allowed: each end holds one descriptor per connection
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+if (( $(ulimit -n) < count + 1000 )); then
+    echo "the open-file limit here is $(ulimit -n): too low for $count connections" >&2
+    exit 2
+fi
 module=$root/it-tests/nacos-client-v2/target
 if [[ ! -f $module/bench.classpath || ! -d $module/bench-classes ]]; then
     (cd "$root" && mvn -B -q -DskipTests -Dspotless.check.skip=true test-compile >&2)
@@ -58,7 +64,8 @@ rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$jvm/status"; }
 metric() { curl -s http://127.0.0.1:8848/metrics | awk -v m="$1" '$1 == m { print $2 }'; }
 
 before_heap=$(heap_kib) before_rss=$(rss_kib)
-java -Xmx1g -cp "$cp" io.lodestar.it.bench.ConnectionsBench --server 127.0.0.1:8848 --count "$count" \
+java -Xmx1g -Dlogback.configurationFile="$root/it-tests/nacos-client-v2/src/test/resources/logback-test.xml" \
+    -cp "$cp" io.lodestar.it.bench.ConnectionsBench --server 127.0.0.1:8848 --count "$count" \
     --hold $((hold + 60)) >"$work/client.out" 2>"$work/client.err" &
 client=$!
 for _ in $(seq 1800); do grep -q '^setup_s' "$work/client.out" && break; sleep 0.5; done

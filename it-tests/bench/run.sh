@@ -5,7 +5,7 @@
 # depends on, to test-compile) only when the runner's class is missing or older than its source, so
 # that a sitting that calls it between runs does not rebuild. Works from any directory.
 #
-#   it-tests/bench/run.sh ConfigListenBench|HttpCeiling|NettyCeiling|NotifyCeiling [ARGS...]
+#   it-tests/bench/run.sh ConfigListenBench|GrpcCeiling|HttpCeiling|NettyCeiling|NotifyCeiling [ARGS...]
 #
 # Environment:
 #   LODESTAR_JAR    the server jar for the ceilings' classpath (default console-api/target/lodestar.jar)

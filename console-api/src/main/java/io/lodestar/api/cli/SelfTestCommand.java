@@ -50,6 +50,7 @@ public final class SelfTestCommand implements Callable<Integer> {
                 "127.0.0.1",
                 httpPort,
                 0,
+                0,
                 FreePorts.next(),
                 dir,
                 List.of(),

@@ -56,6 +56,14 @@ public final class ServerCommand implements Callable<Integer> {
                     + "-1 = off).")
     Integer grpcPort;
 
+    @Option(
+            names = "--grpc-max-connections",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "Set up at most N gRPC client connections on this node; a client beyond them is sent "
+                    + "to another of its servers (default: 0 = no limit).")
+    int grpcMaxConnections;
+
     @Option(names = "--raft-port", defaultValue = "7848", description = "Raft port (default: ${DEFAULT-VALUE}).")
     int raftPort;
 
@@ -164,6 +172,9 @@ public final class ServerCommand implements Callable<Integer> {
         if (grpc != -1) {
             checkPort("--grpc-port", grpc);
         }
+        if (grpcMaxConnections < 0) {
+            throw usage("--grpc-max-connections must be 0 (no limit) or more, got " + grpcMaxConnections);
+        }
         if (clusterSecret != null && clusterSecretFile != null) {
             throw usage("give either --cluster-secret or --cluster-secret-file, not both");
         }
@@ -219,6 +230,7 @@ public final class ServerCommand implements Callable<Integer> {
                 host,
                 port,
                 grpc,
+                grpcMaxConnections,
                 raftPort,
                 dataDir,
                 peers,

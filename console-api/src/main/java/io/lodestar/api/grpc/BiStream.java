@@ -71,9 +71,15 @@ final class BiStream implements StreamObserver<Payload> {
             connections.close(connection, "unreadable ConnectionSetupRequest: " + e.getMessage());
             return;
         }
-        if (!connection.register(setup, out)) {
-            LOG.debug("{}: a second ConnectionSetupRequest ignored", connection);
-            return;
+        switch (connections.setUp(connection, setup, out)) {
+            case IGNORED -> {
+                LOG.debug("{}: a second ConnectionSetupRequest ignored", connection);
+                return;
+            }
+            case SENT_ELSEWHERE -> {
+                return;
+            }
+            case SET_UP -> {}
         }
         LOG.debug("{} set up: {}", connection, setup);
         if (negotiates) {

@@ -3,6 +3,7 @@ package io.lodestar.api.grpc;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.metrics.Metrics;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,19 +25,22 @@ final class Connection {
     private final int remotePort;
     private final AtomicLong lastActive = new AtomicLong(System.currentTimeMillis());
     private final AtomicLong pushIds = new AtomicLong();
+    private final Metrics metrics;
     private final Map<String, CompletableFuture<Void>> awaitingAck = new ConcurrentHashMap<>();
     private volatile Setup setup;
     private ServerCallStreamObserver<Payload> stream; // guarded by this
     private boolean closed; // guarded by this
     private int unread; // guarded by this: messages sent since the stream last had room
+    private volatile boolean sentElsewhere;
 
     /** What the client said of itself when it set the connection up. */
     record Setup(String clientVersion, Map<String, String> labels, String tenant) {}
 
-    Connection(String id, String remoteIp, int remotePort) {
+    Connection(String id, String remoteIp, int remotePort, Metrics metrics) {
         this.id = id;
         this.remoteIp = remoteIp;
         this.remotePort = remotePort;
+        this.metrics = metrics;
     }
 
     String id() {
@@ -68,6 +72,18 @@ final class Connection {
         lastActive.set(System.currentTimeMillis());
     }
 
+    /**
+     * The server sent the client to another server ({@code ConnectResetRequest}): the client
+     * registers its instances there again, so this connection's end must not deregister them.
+     */
+    boolean sentElsewhere() {
+        return sentElsewhere;
+    }
+
+    void markSentElsewhere() {
+        sentElsewhere = true;
+    }
+
     /** Registers the connection with its bi-stream; false if it was closed meanwhile or already set up. */
     synchronized boolean register(Setup setup, ServerCallStreamObserver<Payload> stream) {
         if (closed || this.setup != null) {
@@ -89,11 +105,15 @@ final class Connection {
         awaitingAck.put(requestId, ack);
         if (!send(request)) {
             awaitingAck.remove(requestId);
+            metrics.grpcPush(request.type(), "failed");
             ack.completeExceptionally(new IllegalStateException("connection " + id + " is closed"));
             return ack;
         }
         // an unanswered request is forgotten, so a client that never answers holds nothing here
-        return ack.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> awaitingAck.remove(requestId));
+        return ack.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> {
+            awaitingAck.remove(requestId);
+            metrics.grpcPush(request.type(), e == null ? "acked" : "failed");
+        });
     }
 
     /**
@@ -115,6 +135,7 @@ final class Connection {
             unread = stream.isReady() ? 0 : unread + 1;
             tooSlow = unread > MAX_UNREAD;
         }
+        metrics.grpcPush(request.type(), "sent");
         if (tooSlow) {
             close("the client did not read " + MAX_UNREAD + " messages pushed to it");
         }

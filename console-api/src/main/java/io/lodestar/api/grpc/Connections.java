@@ -3,16 +3,22 @@ package io.lodestar.api.grpc;
 import io.grpc.Attributes;
 import io.grpc.Grpc;
 import io.grpc.ServerTransportFilter;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.metrics.Metrics;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * #DETECTION_TIMEOUT_MS}; one that does not is closed. A healthy client is never silent that
  * long (it health-checks every 5 s). A transport that sets up no connection within {@link
  * #IDLE_MS} is closed likewise.
+ *
+ * <p>Sending a client elsewhere ({@link #reset}), as Nacos does: a {@code ConnectResetRequest},
+ * after which the client connects to the server named in it, or to another of the servers it was
+ * given. A node sends a connection set up beyond its limit away at once, and operators shed
+ * connections of a loaded node with {@link #shed}.
  */
 final class Connections extends ServerTransportFilter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
@@ -35,6 +46,21 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
     static final long SCAN_MS = 3_000;
     static final long IDLE_MS = 20_000;
     static final long DETECTION_TIMEOUT_MS = 5_000;
+    /** How long a client sent elsewhere has to answer before its connection is closed anyway. */
+    static final long RESET_WAIT_MS = 3_000;
+
+    /** What became of a {@code ConnectionSetupRequest}. */
+    enum Admission {
+        SET_UP,
+        /** The connection was set up already, or closed meanwhile: nothing changed. */
+        IGNORED,
+        /** The node holds its limit of connections: the client is being sent elsewhere. */
+        SENT_ELSEWHERE
+    }
+
+    private final Metrics metrics;
+    private final int maxConnections; // 0: no limit
+    private final AtomicInteger registered = new AtomicInteger();
 
     private final Map<String, Connection> byId = new ConcurrentHashMap<>();
     private final List<Consumer<Connection>> closeListeners = new CopyOnWriteArrayList<>();
@@ -44,7 +70,12 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         return t;
     });
 
-    Connections() {
+    Connections(Metrics metrics, int maxConnections) {
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("the connection limit must not be negative: " + maxConnections);
+        }
+        this.metrics = metrics;
+        this.maxConnections = maxConnections;
         ejector.scheduleWithFixedDelay(this::ejectSilent, SCAN_MS, SCAN_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -64,7 +95,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
                     : inet.getAddress().getHostAddress();
             port = inet.getPort();
         }
-        Connection c = new Connection(System.currentTimeMillis() + "_" + ip + "_" + port, ip, port);
+        Connection c = new Connection(System.currentTimeMillis() + "_" + ip + "_" + port, ip, port, metrics);
         byId.put(c.id(), c);
         return attrs.toBuilder().set(CONNECTION, c).build();
     }
@@ -77,11 +108,90 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets {@code c} up with its bi-stream, unless the node already holds {@code maxConnections}:
+     * then the client is sent elsewhere.
+     */
+    Admission setUp(Connection c, Connection.Setup setup, ServerCallStreamObserver<Payload> stream) {
+        if (!c.register(setup, stream)) {
+            return Admission.IGNORED;
+        }
+        // counted after registering: a close that raced the registration either saw it (and
+        // uncounts it) or made it fail
+        int now = registered.incrementAndGet();
+        if (maxConnections > 0 && now > maxConnections) {
+            LOG.info(
+                    "{} from {} sent to another server: this node holds its limit of {} connections "
+                            + "(--grpc-max-connections)",
+                    c,
+                    c.remoteIp(),
+                    maxConnections);
+            reset(c, null, "this node holds its limit of " + maxConnections + " connections");
+            return Admission.SENT_ELSEWHERE;
+        }
+        return Admission.SET_UP;
+    }
+
+    /**
+     * Sends the client of {@code c} to {@code redirect} (an HTTP address {@code host:port}; null: to
+     * another server the client knows). The future completes when the client answered, or failed
+     * to within {@link #RESET_WAIT_MS}. The client closes {@code c} itself once connected
+     * elsewhere; closing it here at once would make the client reconnect at random in place of
+     * where it was sent, so it is closed only {@link #RESET_WAIT_MS} after the answer.
+     */
+    CompletableFuture<Void> reset(Connection c, HostAndPort redirect, String why) {
+        c.markSentElsewhere();
+        Reply request = Reply.push("ConnectResetRequest", "internal", c.nextPushId());
+        if (redirect != null) {
+            request.with("serverIp", redirect.host()).with("serverPort", Integer.toString(redirect.port()));
+        }
+        LOG.debug("sending the client of {} elsewhere: {}", c, why);
+        CompletableFuture<Void> answered = c.push(request, RESET_WAIT_MS);
+        answered.whenComplete((ok, e) -> {
+            try {
+                ejector.schedule(
+                        () -> close(c, "sent elsewhere: " + why), e == null ? RESET_WAIT_MS : 0, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stopping) {
+                close(c, "sent elsewhere: " + why);
+            }
+        });
+        return answered.exceptionally(e -> null);
+    }
+
+    /**
+     * Sends clients elsewhere until at most {@code keep} connections are left set up here; returns
+     * how many were sent.
+     */
+    int shed(int keep, HostAndPort redirect) {
+        int sent = 0;
+        for (Connection c : byId.values()) {
+            if (registered.get() - sent <= keep) {
+                break;
+            }
+            if (c.registered() && !c.closed() && !c.sentElsewhere()) {
+                reset(c, redirect, "an operator asked for at most " + keep + " connections here");
+                sent++;
+            }
+        }
+        LOG.info(
+                "sent {} gRPC clients to {}, keeping at most {}",
+                sent,
+                redirect == null ? "their other servers" : redirect,
+                keep);
+        return sent;
+    }
+
+    /** A server a client is sent to: its HTTP address, from which the client derives the gRPC port. */
+    record HostAndPort(String host, int port) {}
+
     /** Closes {@code c} and tells every close listener, once. */
     void close(Connection c, String why) {
         c.close(why);
         if (byId.remove(c.id()) == null) {
             return;
+        }
+        if (c.registered()) {
+            registered.decrementAndGet();
         }
         LOG.debug("{} closed: {}", c, why);
         for (Consumer<Connection> l : closeListeners) {
@@ -98,7 +208,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
     }
 
     int registeredCount() {
-        return (int) byId.values().stream().filter(Connection::registered).count();
+        return registered.get();
     }
 
     private void ejectSilent() {

@@ -14,6 +14,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.lodestar.api.grpc.wire.Payload;
 import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
@@ -21,7 +22,9 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.naming.NamingService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -37,8 +40,6 @@ public final class GrpcApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcApi.class);
     /** The largest message taken: a 10 MiB config (the clients' own limit) with its JSON around it. */
     static final int MAX_INBOUND_BYTES = 16 << 20;
-    /** How long a stopping node waits for its clients to acknowledge being sent elsewhere. */
-    static final long RESET_WAIT_MS = 3_000;
 
     private static final Context.Key<Connection> CALLER = Context.key("lodestar.grpc.connection");
     private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
@@ -59,18 +60,27 @@ public final class GrpcApi implements AutoCloseable {
 
     /** The domain services the gRPC API answers from, built once by the composition root. */
     public record Services(
-            KvStore store, ConfigService configs, LongPollRegistry listeners, PushHub push, NamingService naming) {}
+            KvStore store,
+            ConfigService configs,
+            LongPollRegistry listeners,
+            PushHub push,
+            NamingService naming,
+            Metrics metrics) {}
 
-    /** Starts serving on {@code host:port} (0: any free port). */
-    public static GrpcApi start(String host, int port, RequestChecks checks, Services services) throws IOException {
-        Connections connections = new Connections();
-        RequestDispatcher dispatcher = new RequestDispatcher(checks);
+    /**
+     * Starts serving on {@code host:port} (0: any free port); a client connecting while {@code
+     * maxConnections} are set up is sent elsewhere (0: no limit).
+     */
+    public static GrpcApi start(String host, int port, int maxConnections, RequestChecks checks, Services services)
+            throws IOException {
+        Connections connections = new Connections(services.metrics(), maxConnections);
+        RequestDispatcher dispatcher = new RequestDispatcher(checks, services.metrics());
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
         ConfigRequests config =
                 new ConfigRequests(services.store(), services.configs(), services.listeners(), services.push());
         config.register(dispatcher, connections);
-        NamingRequests naming = new NamingRequests(services.naming());
+        NamingRequests naming = new NamingRequests(services.naming(), services.metrics());
         naming.register(dispatcher, connections);
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
                 .addMethod(
@@ -143,25 +153,51 @@ public final class GrpcApi implements AutoCloseable {
         return connections.registeredCount();
     }
 
+    /** The connections set up here, for operators: id, the client's address, version and labels. */
+    public List<Map<String, Object>> describeConnections() {
+        return connections.all().stream()
+                .filter(c -> c.registered() && !c.closed())
+                .map(c -> {
+                    Map<String, Object> d = new LinkedHashMap<>();
+                    d.put("connectionId", c.id());
+                    d.put("clientIp", c.remoteIp());
+                    d.put("clientPort", c.remotePort());
+                    d.put("version", c.setup().clientVersion());
+                    d.put("labels", c.setup().labels());
+                    d.put("lastActiveTime", c.lastActive());
+                    return d;
+                })
+                .toList();
+    }
+
+    /**
+     * Sends clients to other servers until at most {@code keep} are connected here: to {@code
+     * redirectHost:redirectPort} (the other server's HTTP address) if given, else each to another
+     * of the servers it knows. Returns how many were sent.
+     */
+    public int shed(int keep, String redirectHost, int redirectPort) {
+        return connections.shed(
+                keep, redirectHost == null ? null : new Connections.HostAndPort(redirectHost, redirectPort));
+    }
+
     /**
      * Sends every client elsewhere ({@code ConnectResetRequest}: it reconnects to another server it
-     * knows), waits up to {@link #RESET_WAIT_MS} for their answers, then stops.
+     * knows and registers its instances there, so they are not deregistered here), waits up to
+     * {@link Connections#RESET_WAIT_MS} for their answers, then stops.
      */
     @Override
     public void close() {
-        List<CompletableFuture<Void>> acks = connections.all().stream()
+        List<CompletableFuture<Void>> answers = connections.all().stream()
                 .filter(c -> c.registered() && !c.closed())
-                .map(c -> c.push(Reply.push("ConnectResetRequest", "internal", c.nextPushId()), RESET_WAIT_MS))
+                .map(c -> connections.reset(c, null, "the server is stopping"))
                 .toList();
-        LOG.info("stopping gRPC: sending {} clients to other servers", acks.size());
+        LOG.info("stopping gRPC: sending {} clients to other servers", answers.size());
         try {
-            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(RESET_WAIT_MS, TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                    .get(Connections.RESET_WAIT_MS + 500, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
-            LOG.info("not every gRPC client acknowledged its reset within {} ms", RESET_WAIT_MS);
+            LOG.info("not every gRPC client acknowledged its reset within {} ms", Connections.RESET_WAIT_MS);
         } finally {
-            // clients move to other nodes and register there again: leave their instances to the
-            // heartbeat timeouts, so a late deregistration from here cannot undo that
-            naming.keepInstancesOnClose();
             for (Connection c : List.copyOf(connections.all())) {
                 connections.close(c, "the server is stopping");
             }

@@ -3,6 +3,7 @@ package io.lodestar.api.grpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.BeatResult;
@@ -63,10 +64,11 @@ final class NamingRequests implements AutoCloseable {
         return t;
     });
     private final AutoCloseable subscription;
-    private volatile boolean keepOnClose;
+    private final Metrics metrics;
 
-    NamingRequests(NamingService naming) {
+    NamingRequests(NamingService naming, Metrics metrics) {
         this.naming = naming;
+        this.metrics = metrics;
         this.subscription = naming.subscribe(this::serviceChanged);
         timer.scheduleWithFixedDelay(this::beatDue, 1, 1, TimeUnit.SECONDS);
     }
@@ -381,14 +383,10 @@ final class NamingRequests implements AutoCloseable {
     }
 
     /**
-     * From now on a closed connection's instances are no longer kept alive but not deregistered
-     * either: for a stopping node, whose clients are registering them again elsewhere.
+     * The connection closed: its subscriptions are dropped and its instances deregistered, unless
+     * the server sent its client elsewhere. That client registers them again on another node, and
+     * a late deregistration from here must not undo that: they are left to the heartbeat timeouts.
      */
-    void keepInstancesOnClose() {
-        keepOnClose = true;
-    }
-
-    /** The connection closed: its instances are deregistered, its subscriptions dropped. */
     private void closed(Connection connection) {
         Client client = clients.remove(connection);
         if (client == null) {
@@ -407,7 +405,7 @@ final class NamingRequests implements AutoCloseable {
         for (ServiceKey service : List.copyOf(subscribers.keySet())) {
             unsubscribe(client, service);
         }
-        if (keepOnClose) {
+        if (connection.sentElsewhere()) {
             return;
         }
         instances.forEach((service, gone) -> deregisterAll(service, gone).whenComplete((v, e) -> {
@@ -484,7 +482,12 @@ final class NamingRequests implements AutoCloseable {
             }
             try {
                 timer.schedule(
-                        () -> push(client, service, info, version, attempt + 1), PUSH_RETRY_MS, TimeUnit.MILLISECONDS);
+                        () -> {
+                            metrics.grpcPush("NotifySubscriberRequest", "retried");
+                            push(client, service, info, version, attempt + 1);
+                        },
+                        PUSH_RETRY_MS,
+                        TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException stopped) {
                 // stopping
             }

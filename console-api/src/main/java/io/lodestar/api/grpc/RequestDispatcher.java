@@ -1,9 +1,11 @@
 package io.lodestar.api.grpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.grpc.wire.Payload;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.error.InvalidRequestException;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,9 +30,11 @@ final class RequestDispatcher {
 
     private final Map<String, Route> routes = new HashMap<>();
     private final RequestChecks checks;
+    private final Metrics metrics;
 
-    RequestDispatcher(RequestChecks checks) {
+    RequestDispatcher(RequestChecks checks, Metrics metrics) {
         this.checks = checks;
+        this.metrics = metrics;
     }
 
     /**
@@ -44,8 +48,21 @@ final class RequestDispatcher {
         return this;
     }
 
+    /** Answers {@code payload}, counted under its type (an unknown type as "other") and outcome. */
     CompletableFuture<Payload> dispatch(Connection connection, Payload payload) {
+        long start = System.nanoTime();
         String type = payload.getMetadata().getType();
+        String counted = routes.containsKey(type) || "ServerCheckRequest".equals(type) ? type : "other";
+        return answer(connection, payload, type).thenApply(reply -> {
+            JsonNode code = reply.body().get("errorCode");
+            metrics.grpcRequest(
+                    counted, code == null || code.asInt() == 0 ? "ok" : code.asText(), System.nanoTime() - start);
+            return PayloadCodec.encode(reply.type(), reply.body());
+        });
+    }
+
+    /** The reply to {@code payload}; it never fails: a failure is answered as Nacos answers it. */
+    private CompletableFuture<Reply> answer(Connection connection, Payload payload, String type) {
         if ("ServerCheckRequest".equals(type)) { // before any registration: how a client finds a live server
             return done(Reply.ok("ServerCheckResponse")
                     .with("connectionId", connection.id())
@@ -77,16 +94,15 @@ final class RequestDispatcher {
         }
         return reply.handle((ok, e) -> {
             if (e == null) {
-                return PayloadCodec.encode(ok.type(), ok.body());
+                return ok;
             }
             ErrorMapping.Grpc error = ErrorMapping.grpc(e, "gRPC " + request);
-            Reply failed = Reply.fail(
+            return Reply.fail(
                     route.failureType() == null ? ERROR_RESPONSE : route.failureType(), error.code(), error.message());
-            return PayloadCodec.encode(failed.type(), failed.body());
         });
     }
 
-    private static CompletableFuture<Payload> done(Reply reply) {
-        return CompletableFuture.completedFuture(PayloadCodec.encode(reply.type(), reply.body()));
+    private static CompletableFuture<Reply> done(Reply reply) {
+        return CompletableFuture.completedFuture(reply);
     }
 }

@@ -1,6 +1,7 @@
 package io.lodestar.api.http;
 
 import io.javalin.Javalin;
+import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.udp.UdpPusher;
@@ -70,7 +71,8 @@ public final class HttpApi {
             PersistentHealthChecks health,
             UdpPusher udp,
             NodeReadiness readiness,
-            Metrics metrics) {}
+            Metrics metrics,
+            GrpcApi grpc) {} // null when gRPC is off
 
     /**
      * The server, not started, listening on {@code host:port} once started. Every request passes
@@ -136,6 +138,9 @@ public final class HttpApi {
         NamingHealthRoutes.install(app, s.naming());
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
         NamingV2Routes.install(app, s.naming());
+        if (s.grpc() != null) {
+            ConnectionRoutes.install(app, s.grpc());
+        }
         return app;
     }
 }

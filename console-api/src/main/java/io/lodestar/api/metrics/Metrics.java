@@ -6,6 +6,7 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.naming.health.PersistentHealthChecks;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -116,6 +117,29 @@ public final class Metrics {
                 .description("nacos-client 2.x/3.x connections set up on this node")
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /**
+     * Times one gRPC request by its type (the request types served, and "other") and its outcome
+     * ("ok", or the error code answered): both bounded sets.
+     */
+    public void grpcRequest(String type, String outcome, long nanos) {
+        Timer.builder("lodestar_grpc_requests")
+                .description("gRPC requests of nacos-client 2.x/3.x answered, by type and outcome")
+                .tag("type", type)
+                .tag("outcome", outcome)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a request pushed to a gRPC client: {@code event} is sent, acked, failed or retried. */
+    public void grpcPush(String type, String event) {
+        Counter.builder("lodestar_grpc_pushes")
+                .description("Requests pushed to gRPC clients (sent, acked, failed, retried), by type")
+                .tag("type", type)
+                .tag("event", event)
+                .register(registry)
+                .increment();
     }
 
     /**

@@ -189,6 +189,27 @@ public final class LodestarServer implements AutoCloseable {
         NodeReadiness readiness = new NodeReadiness(store, naming.service());
         Metrics metrics = new Metrics(store, readiness);
         metrics.healthProbes(naming.health());
+        // gRPC first: HTTP answers readiness, and a client that saw it ready connects to both
+        GrpcApi grpc = null;
+        if (s.grpcPort() >= 0) {
+            try {
+                grpc = GrpcApi.start(
+                        s.host(),
+                        s.grpcPort(),
+                        s.grpcMaxConnections(),
+                        checks,
+                        new GrpcApi.Services(store, configs, listeners, push, naming.service(), metrics));
+            } catch (IOException | RuntimeException e) {
+                naming.close();
+                push.close();
+                listeners.close();
+                store.close();
+                throw new IllegalStateException(
+                        "cannot serve gRPC on " + s.host() + ":" + s.grpcPort() + ": " + e.getMessage()
+                                + "; choose another --grpc-port, or -1 for none",
+                        e);
+            }
+        }
         HttpApi.Services services = new HttpApi.Services(
                 store,
                 configs,
@@ -201,27 +222,8 @@ public final class LodestarServer implements AutoCloseable {
                 naming.health(),
                 naming.udp(),
                 readiness,
-                metrics);
-        // gRPC first: HTTP answers readiness, and a client that saw it ready connects to both
-        GrpcApi grpc = null;
-        if (s.grpcPort() >= 0) {
-            try {
-                grpc = GrpcApi.start(
-                        s.host(),
-                        s.grpcPort(),
-                        checks,
-                        new GrpcApi.Services(store, configs, listeners, push, naming.service()));
-            } catch (IOException | RuntimeException e) {
-                naming.close();
-                push.close();
-                listeners.close();
-                store.close();
-                throw new IllegalStateException(
-                        "cannot serve gRPC on " + s.host() + ":" + s.grpcPort() + ": " + e.getMessage()
-                                + "; choose another --grpc-port, or -1 for none",
-                        e);
-            }
-        }
+                metrics,
+                grpc);
         Javalin http;
         try {
             http = HttpApi.create(services, checks, s.host(), s.httpPort());

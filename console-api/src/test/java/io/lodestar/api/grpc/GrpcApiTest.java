@@ -209,6 +209,34 @@ class GrpcApiTest {
     }
 
     @Test
+    void metricsCountRequestsByTypeAndOutcomeAndPushesByWhatBecameOfThem() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            c.request("SubscribeServiceRequest", "{\"serviceName\":\"counted\",\"subscribe\":true}");
+            c.request("NoSuchRequest", "{}");
+            bystander.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"counted\",\"type\":\"registerInstance\","
+                            + "\"instance\":{\"ip\":\"127.0.0.82\",\"port\":82}}");
+            c.answer(c.awaitPushed("NotifySubscriberRequest", 10), "NotifySubscriberResponse");
+            String metrics = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create("http://127.0.0.1:" + httpPort + "/metrics"))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
+            for (String series : List.of(
+                    "lodestar_grpc_requests_seconds_count{outcome=\"ok\",type=\"SubscribeServiceRequest\"}",
+                    "lodestar_grpc_requests_seconds_count{outcome=\"302\",type=\"other\"}",
+                    "lodestar_grpc_pushes_total{event=\"sent\",type=\"NotifySubscriberRequest\"}",
+                    "lodestar_grpc_pushes_total{event=\"acked\",type=\"NotifySubscriberRequest\"}")) {
+                assertTrue(metrics.contains(series), series + " in\n" + metrics);
+            }
+        }
+    }
+
+    @Test
     void aConnectionsInstancesGoWithIt() throws Exception {
         try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
             assertNotNull(c.awaitPushed("SetupAckRequest", 5));

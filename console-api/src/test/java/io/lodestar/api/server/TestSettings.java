@@ -14,6 +14,7 @@ public final class TestSettings {
                 "127.0.0.1",
                 httpPort,
                 grpcPort,
+                0,
                 FreePorts.next(),
                 dataDir,
                 List.of(),

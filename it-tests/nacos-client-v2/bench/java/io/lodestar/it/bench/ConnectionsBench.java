@@ -34,7 +34,9 @@ public final class ConnectionsBench {
         int grpcPort = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1)) + 1000;
 
         NioEventLoopGroup loop = new NioEventLoopGroup(2);
-        ExecutorService exec = Executors.newFixedThreadPool(4);
+        ExecutorService exec = Executors.newFixedThreadPool(4); // the channels' callbacks
+        // the connecting tasks block on their calls: on the callbacks' pool they would starve them
+        ExecutorService connecting = Executors.newFixedThreadPool(IN_FLIGHT);
         List<RawConnection> connections = java.util.Collections.synchronizedList(new ArrayList<>(count));
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         AtomicInteger up = new AtomicInteger();
@@ -43,7 +45,7 @@ public final class ConnectionsBench {
         for (int i = 0; i < count; i++) {
             inFlight.acquire();
             int n = i;
-            exec.execute(() -> {
+            connecting.execute(() -> {
                 try {
                     connections.add(connect(host, grpcPort, loop, exec, n));
                     up.incrementAndGet();
@@ -65,6 +67,7 @@ public final class ConnectionsBench {
         connections.forEach(RawConnection::close);
         loop.shutdownGracefully();
         exec.shutdownNow();
+        connecting.shutdownNow();
         System.exit(0);
     }
 

@@ -8,7 +8,7 @@ package io.lodestar.naming.ephemeral;
  *                          is kept before it is forgotten, as Nacos 2.x's empty-service cleaner does
  */
 public record ExpiryRules(long checkIntervalMs, long emptyServiceTtlMs) {
-    public static final ExpiryRules DEFAULT = new ExpiryRules(5_000, 60_000);
+    public static final ExpiryRules DEFAULT = new ExpiryRules(1_000, 60_000);
 
     public ExpiryRules {
         if (checkIntervalMs <= 0 || emptyServiceTtlMs < 0) {

@@ -1,0 +1,73 @@
+package io.lodestar.api.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.lodestar.api.grpc.GrpcApi;
+import io.lodestar.error.InvalidRequestException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The gRPC connections of this node, at Nacos's paths for them: list them, and send clients to
+ * other servers (a loaded node, a node about to be drained). {@code reloadCurrent} keeps at most
+ * {@code count} connections here and sends the rest elsewhere with {@code ConnectResetRequest}: to
+ * {@code redirectAddress} (another server's HTTP {@code host:port}) if given, else each to another
+ * of the servers its client was given. Nacos serves both as GET; POST is taken too.
+ */
+final class ConnectionRoutes {
+    private ConnectionRoutes() {}
+
+    static void install(Javalin app, GrpcApi grpc) {
+        app.get("/nacos/v2/core/loader/current", ctx -> {
+            Map<String, Object> byId = new LinkedHashMap<>();
+            grpc.describeConnections().forEach(c -> byId.put((String) c.get("connectionId"), c));
+            ctx.json(byId);
+        });
+        Handler reload = ctx -> {
+            int count = count(ctx);
+            String redirect = Params.get(ctx, "redirectAddress");
+            if (redirect == null || redirect.isBlank()) {
+                grpc.shed(count, null, 0);
+            } else {
+                int colon = redirect.lastIndexOf(':');
+                int port = colon > 0 ? port(redirect.substring(colon + 1)) : -1;
+                if (port < 1) {
+                    throw new InvalidRequestException(
+                            "redirectAddress",
+                            "must be another server's HTTP address host:port, not '" + redirect + "'");
+                }
+                grpc.shed(count, redirect.substring(0, colon), port);
+            }
+            ctx.result("success");
+        };
+        app.get("/nacos/v2/core/loader/reloadCurrent", reload);
+        app.post("/nacos/v2/core/loader/reloadCurrent", reload);
+    }
+
+    private static int count(Context ctx) {
+        String count = Params.get(ctx, "count");
+        if (count == null || count.isBlank()) {
+            throw InvalidRequestException.missing("count");
+        }
+        try {
+            int n = Integer.parseInt(count.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new InvalidRequestException(
+                "count", "must be the number of connections to keep (0 or more), not '" + count + "'");
+    }
+
+    private static int port(String s) {
+        try {
+            int p = Integer.parseInt(s);
+            return p <= 65_535 ? p : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
