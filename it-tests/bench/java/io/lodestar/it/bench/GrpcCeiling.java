@@ -19,7 +19,7 @@ import java.util.Arrays;
  * The floor of Nacos's gRPC protocol on this machine: grpc-java's server (the one Lodestar runs,
  * from its jar) answering every unary request at once with a canned success of the matching
  * response type, the JSON bodies neither parsed nor built; a config query gets a 512-byte content
- * as GrpcLoadBench's query reads. Bi-streams are accepted and ignored. Side by side with a server
+ * as GrpcLoadBench's query reads. A bi-stream's setup is acknowledged, nothing else on it read. Side by side with a server
  * under GrpcLoadBench it shows what the transport alone costs, and so how far a server's own work
  * can be from it.
  *
@@ -44,6 +44,7 @@ public final class GrpcCeiling {
         Payload queried = payload(
                 "ConfigQueryResponse",
                 success + ",\"content\":\"" + "x".repeat(512) + "\",\"md5\":\"-\",\"contentType\":\"text\"}");
+        Payload setupAck = payload("SetupAckRequest", "{\"abilityTable\":{},\"module\":\"internal\"}");
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
                 .addMethod(
                         method("Request/request", MethodDescriptor.MethodType.UNARY),
@@ -63,7 +64,11 @@ public final class GrpcCeiling {
                         method("BiRequestStream/requestBiStream", MethodDescriptor.MethodType.BIDI_STREAMING),
                         ServerCalls.asyncBidiStreamingCall(out -> new StreamObserver<Payload>() {
                             @Override
-                            public void onNext(Payload value) {}
+                            public void onNext(Payload value) {
+                                if (value.getMetadata().getType().equals("ConnectionSetupRequest")) {
+                                    out.onNext(setupAck);
+                                }
+                            }
 
                             @Override
                             public void onError(Throwable t) {}
