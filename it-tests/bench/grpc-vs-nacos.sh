@@ -54,39 +54,8 @@ fi
 cp="$module/bench-classes:$(cat "$module/bench.classpath")"
 
 work=$(mktemp -d)
-server=
-cleanup() {
-    if [[ -n $server ]]; then
-        pkill -TERM -P "$server" 2>/dev/null || true
-        kill -TERM "$server" 2>/dev/null || true
-        sleep 2
-        pkill -KILL -P "$server" 2>/dev/null || true
-        kill -KILL "$server" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-start() {
-    local name=$1 addr=$2; shift 2
-    setsid "$@" >"$work/$name.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1200); do
-        [[ $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/nacos/v1/console/health/readiness") == 200 ]] && return
-        kill -0 "$server" 2>/dev/null || { echo "$name exited before it was ready:" >&2; tail -20 "$work/$name.log" >&2; exit 1; }
-        sleep 0.05
-    done
-    echo "$name not ready within 60 s" >&2; exit 1
-}
-
-stop() {
-    local pgid; pgid=$(ps -o pgid= -p "$server" | tr -d ' ')
-    kill -TERM -- "-$pgid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$server" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- "-$pgid" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    server=
-}
+# shellcheck source=lib.sh
+source "$root/it-tests/bench/lib.sh"
 
 bench() { # NAME ADDR MODE [ARGS]: one run, its lines prefixed with NAME
     local name=$1 addr=$2 mode=$3 runner=GrpcClientBench; shift 3

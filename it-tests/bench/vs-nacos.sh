@@ -53,32 +53,8 @@ LODESTAR_JAR=$jar "$root/it-tests/bench/run.sh" ConfigListenBench --help >/dev/n
 LODESTAR_JAR=$jar "$root/bin/lodestar" self-test >/dev/null
 
 work=$(mktemp -d)
-server=
-cleanup() {
-    if [[ -n $server ]]; then
-        pkill -TERM -P "$server" 2>/dev/null || true
-        kill -TERM "$server" 2>/dev/null || true
-        sleep 2
-        pkill -KILL -P "$server" 2>/dev/null || true
-        kill -KILL "$server" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-# start NAME ADDR CMD...: runs CMD in its own process group, waits for readiness, records the time
-start() {
-    local name=$1 addr=$2; shift 2
-    local t0; t0=$(date +%s%N)
-    setsid "$@" >"$work/$name.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1200); do
-        [[ $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/nacos/v1/console/health/readiness") == 200 ]] && break
-        kill -0 "$server" 2>/dev/null || { echo "$name exited before it was ready; its log:" >&2; tail -20 "$work/$name.log" >&2; exit 1; }
-        sleep 0.05
-    done
-    echo "$name start_ms $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$work/facts"
-}
+# shellcheck source=lib.sh
+source "$root/it-tests/bench/lib.sh"
 
 # the JVM among the server's processes (a start script may exec it or run it as a child)
 jvm_rss_kib() {
@@ -88,14 +64,6 @@ jvm_rss_kib() {
     done
 }
 
-stop() {
-    local pgid; pgid=$(ps -o pgid= -p "$server" | tr -d ' ')
-    kill -TERM -- "-$pgid" 2>/dev/null || true
-    for _ in $(seq 150); do kill -0 "$server" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- "-$pgid" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    server=
-}
 
 # warm NAME ADDR: runs each scenario until two consecutive runs agree within 10 % (Nacos's publish
 # rate climbs for 40-50 s after start), at most --max-warmups times; the rates go to the warm-up log

@@ -253,6 +253,40 @@ class GrpcNamingIT {
                 () -> listedOverHttp(other, "survivor", true).equals(Set.of("127.0.0.71:7100")));
     }
 
+    /**
+     * A client that knew only the node that died cannot register again elsewhere: the survivors
+     * remove its instances on the heartbeat timeouts, 30 s after the last beat (plus the 3 s in
+     * which they see the node gone, if it also owned the service).
+     */
+    @Test
+    void theSurvivorsRemoveADeadNodesClientsInstances() throws Exception {
+        List<ServerProcess> nodes = cluster.start(3);
+        ServerProcess doomed = nodes.get(0);
+        NamingService onlyThere = client(doomed.httpAddress());
+        for (int i = 0; i < 3; i++) { // three services: some are likely owned by the node that dies
+            onlyThere.registerInstance("orphaned-" + i, "127.0.0.7" + i, 7700 + i);
+        }
+        ServerProcess survivor = nodes.get(1);
+        for (int i = 0; i < 3; i++) {
+            String service = "orphaned-" + i;
+            String address = "127.0.0.7" + i + ":" + (7700 + i);
+            Await.until(SOON, "listed", () -> listedOverHttp(survivor, service).equals(Set.of(address)));
+        }
+        cluster.kill(doomed);
+        long t0 = System.nanoTime();
+        Await.until(Duration.ofSeconds(45), "every instance of the dead node's client removed", () -> {
+            for (int i = 0; i < 3; i++) {
+                if (!listedOverHttp(survivor, "orphaned-" + i).isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("removed %d ms after the kill%n", ms);
+        assertTrue(ms > 15_000, "not before the heartbeat timeouts: " + ms + " ms");
+    }
+
     @Test
     void aStoppingNodeSendsItsClientsToAnotherBeforeItStops() throws Exception {
         List<ServerProcess> nodes = cluster.start(3);
