@@ -88,7 +88,7 @@ public final class GrpcCeiling {
         server.awaitTermination();
     }
 
-    private static MethodDescriptor<Payload, Payload> method(String name, MethodDescriptor.MethodType type) {
+    static MethodDescriptor<Payload, Payload> method(String name, MethodDescriptor.MethodType type) {
         return MethodDescriptor.<Payload, Payload>newBuilder()
                 .setType(type)
                 .setFullMethodName(name)

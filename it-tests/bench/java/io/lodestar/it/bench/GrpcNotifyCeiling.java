@@ -10,7 +10,6 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.lodestar.api.grpc.wire.Metadata;
@@ -39,8 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class GrpcNotifyCeiling {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
-            ProtoUtils.marshaller(Payload.getDefaultInstance());
 
     private final Map<String, String> configs = new ConcurrentHashMap<>();
     private final Set<StreamObserver<Payload>> streams = ConcurrentHashMap.newKeySet();
@@ -59,7 +56,7 @@ public final class GrpcNotifyCeiling {
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
                 .addService(ServerServiceDefinition.builder("Request")
                         .addMethod(
-                                method("Request/request", MethodDescriptor.MethodType.UNARY),
+                                GrpcCeiling.method("Request/request", MethodDescriptor.MethodType.UNARY),
                                 ServerCalls.asyncUnaryCall((Payload request, StreamObserver<Payload> out) -> {
                                     out.onNext(ceiling.answer(request));
                                     out.onCompleted();
@@ -67,7 +64,8 @@ public final class GrpcNotifyCeiling {
                         .build())
                 .addService(ServerServiceDefinition.builder("BiRequestStream")
                         .addMethod(
-                                method("BiRequestStream/requestBiStream", MethodDescriptor.MethodType.BIDI_STREAMING),
+                                GrpcCeiling.method(
+                                        "BiRequestStream/requestBiStream", MethodDescriptor.MethodType.BIDI_STREAMING),
                                 ServerCalls.asyncBidiStreamingCall(ceiling::stream))
                         .build())
                 .build()
@@ -186,15 +184,6 @@ public final class GrpcNotifyCeiling {
                 // the client went away
             }
         }
-    }
-
-    private static MethodDescriptor<Payload, Payload> method(String name, MethodDescriptor.MethodType type) {
-        return MethodDescriptor.<Payload, Payload>newBuilder()
-                .setType(type)
-                .setFullMethodName(name)
-                .setRequestMarshaller(PAYLOAD)
-                .setResponseMarshaller(PAYLOAD)
-                .build();
     }
 
     private static Payload payload(String type, ObjectNode body) {

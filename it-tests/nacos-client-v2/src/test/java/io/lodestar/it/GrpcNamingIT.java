@@ -70,7 +70,7 @@ class GrpcNamingIT {
         return listedOverHttp(p, service, false);
     }
 
-    private static Set<String> listedOverHttp(ServerProcess p, String service, boolean healthyOnly) throws Exception {
+    static Set<String> listedOverHttp(ServerProcess p, String service, boolean healthyOnly) throws Exception {
         JsonNode list = Http.json(
                 p.httpAddress(), "/nacos/v1/ns/instance/list?healthyOnly=" + healthyOnly + "&serviceName=" + service);
         Set<String> out = new TreeSet<>();

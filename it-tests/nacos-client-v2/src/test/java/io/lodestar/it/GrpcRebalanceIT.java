@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,9 +63,9 @@ class GrpcRebalanceIT {
                 SOON,
                 "the second client turned away, and again when it retries",
                 () -> server.logText().split("holds its limit of 1 connections", -1).length > 2);
-        assertEquals(Set.of("127.0.0.81:8100"), listed(server, "limited"), "the first client is undisturbed");
+        assertEquals(Set.of("127.0.0.81:8100"), healthy(server, "limited"), "the first client is undisturbed");
         first.registerInstance("limited", "127.0.0.81", 8101);
-        Await.until(SOON, "and still served", () -> listed(server, "limited").equals(Set.of("127.0.0.81:8101")));
+        Await.until(SOON, "and still served", () -> healthy(server, "limited").equals(Set.of("127.0.0.81:8101")));
 
         first.shutDown();
         clients.remove(first);
@@ -75,7 +74,7 @@ class GrpcRebalanceIT {
         Await.until(
                 SOON,
                 "the second client's instance listed, the first's gone with it",
-                () -> listed(server, "limited").equals(Set.of("127.0.0.82:8200")));
+                () -> healthy(server, "limited").equals(Set.of("127.0.0.82:8200")));
     }
 
     /**
@@ -96,7 +95,7 @@ class GrpcRebalanceIT {
                         .findFirst()
                         .orElse(null));
         ServerProcess to = cluster.othersThan(from).get(1);
-        Await.until(SOON, "listed", () -> listed(to, "rebalanced").equals(Set.of("127.0.0.83:8300")));
+        Await.until(SOON, "listed", () -> healthy(to, "rebalanced").equals(Set.of("127.0.0.83:8300")));
         JsonNode current = Http.json(from.httpAddress(), "/nacos/v2/core/loader/current");
         assertEquals(1, current.size(), current.toString());
 
@@ -110,12 +109,12 @@ class GrpcRebalanceIT {
         Await.holdsFor(
                 Duration.ofSeconds(10),
                 "listed healthy while and after it moves",
-                () -> listed(from, "rebalanced").equals(Set.of("127.0.0.83:8300")));
+                () -> healthy(from, "rebalanced").equals(Set.of("127.0.0.83:8300")));
         moved.registerInstance("rebalanced", "127.0.0.84", 8400);
         Await.until(
                 SOON,
                 "a registration through its new node",
-                () -> listed(from, "rebalanced").equals(Set.of("127.0.0.84:8400")));
+                () -> healthy(from, "rebalanced").equals(Set.of("127.0.0.84:8400")));
     }
 
     @Test
@@ -136,13 +135,7 @@ class GrpcRebalanceIT {
         }
     }
 
-    private static Set<String> listed(ServerProcess p, String service) throws Exception {
-        JsonNode list =
-                Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?healthyOnly=true&serviceName=" + service);
-        Set<String> out = new TreeSet<>();
-        for (JsonNode h : list.path("hosts")) {
-            out.add(h.path("ip").asText() + ":" + h.path("port").asInt());
-        }
-        return out;
+    private static Set<String> healthy(ServerProcess p, String service) throws Exception {
+        return GrpcNamingIT.listedOverHttp(p, service, true);
     }
 }
