@@ -153,21 +153,22 @@ public final class GrpcApi implements AutoCloseable {
         return connections.registeredCount();
     }
 
-    /** The connections set up here, for operators: id, the client's address, version and labels. */
-    public List<Map<String, Object>> describeConnections() {
-        return connections.all().stream()
-                .filter(c -> c.registered() && !c.closed())
-                .map(c -> {
-                    Map<String, Object> d = new LinkedHashMap<>();
-                    d.put("connectionId", c.id());
-                    d.put("clientIp", c.remoteIp());
-                    d.put("clientPort", c.remotePort());
-                    d.put("version", c.setup().clientVersion());
-                    d.put("labels", c.setup().labels());
-                    d.put("lastActiveTime", c.lastActive());
-                    return d;
-                })
-                .toList();
+    /** The connections set up here by id, for operators: the client's address, version and labels. */
+    public Map<String, Map<String, Object>> describeConnections() {
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        for (Connection c : connections.all()) {
+            if (c.registered() && !c.closed()) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("connectionId", c.id());
+                d.put("clientIp", c.remoteIp());
+                d.put("clientPort", c.remotePort());
+                d.put("version", c.setup().clientVersion());
+                d.put("labels", c.setup().labels());
+                d.put("lastActiveTime", c.lastActive());
+                byId.put(c.id(), d);
+            }
+        }
+        return byId;
     }
 
     /**

@@ -5,8 +5,6 @@ import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.error.InvalidRequestException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The gRPC connections of this node, at Nacos's paths for them: list them, and send clients to
@@ -19,11 +17,7 @@ final class ConnectionRoutes {
     private ConnectionRoutes() {}
 
     static void install(Javalin app, GrpcApi grpc) {
-        app.get("/nacos/v2/core/loader/current", ctx -> {
-            Map<String, Object> byId = new LinkedHashMap<>();
-            grpc.describeConnections().forEach(c -> byId.put((String) c.get("connectionId"), c));
-            ctx.json(byId);
-        });
+        app.get("/nacos/v2/core/loader/current", ctx -> ctx.json(grpc.describeConnections()));
         Handler reload = ctx -> {
             int count = count(ctx);
             String redirect = Params.get(ctx, "redirectAddress");

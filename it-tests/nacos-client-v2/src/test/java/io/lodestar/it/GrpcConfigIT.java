@@ -6,19 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alibaba.nacos.api.NacosFactory;
-import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.config.listener.Listener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,28 +34,15 @@ class GrpcConfigIT {
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
 
-    private final List<ConfigService> clients = new ArrayList<>();
-
-    @AfterEach
-    void shutDownClients() throws Exception {
-        for (ConfigService c : clients) {
-            c.shutDown();
-        }
-    }
+    @RegisterExtension
+    final OfficialClients clients = new OfficialClients();
 
     private ConfigService client(ServerProcess p, String namespace) throws Exception {
         return client(p.httpAddress(), namespace);
     }
 
     private ConfigService client(String serverAddr, String namespace) throws Exception {
-        Properties props = new Properties();
-        props.put(PropertyKeyConst.SERVER_ADDR, serverAddr);
-        if (namespace != null) {
-            props.put(PropertyKeyConst.NAMESPACE, namespace);
-        }
-        ConfigService c = NacosFactory.createConfigService(props);
-        clients.add(c);
-        return c;
+        return clients.config(serverAddr, namespace);
     }
 
     private static Listener into(BlockingQueue<String> heard) {

@@ -3,8 +3,6 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alibaba.nacos.api.PropertyKeyConst;
-import com.alibaba.nacos.api.naming.NamingFactory;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.Event;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
@@ -12,15 +10,12 @@ import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,22 +35,8 @@ class GrpcNamingIT {
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
 
-    private final List<NamingService> clients = new ArrayList<>();
-
-    @AfterEach
-    void shutDownClients() throws Exception {
-        for (NamingService c : clients) {
-            c.shutDown();
-        }
-    }
-
-    private NamingService client(String serverAddr) throws Exception {
-        Properties props = new Properties();
-        props.put(PropertyKeyConst.SERVER_ADDR, serverAddr);
-        NamingService c = NamingFactory.createNamingService(props);
-        clients.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final OfficialClients clients = new OfficialClients();
 
     private static Instance instance(String ip, int port, double weight) {
         Instance i = new Instance();
@@ -91,8 +72,8 @@ class GrpcNamingIT {
     @Test
     void registerQueryAndDeregisterThroughTheOfficialClient() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-naming");
-        NamingService a = client(server.httpAddress());
-        NamingService b = client(server.httpAddress());
+        NamingService a = clients.naming(server.httpAddress());
+        NamingService b = clients.naming(server.httpAddress());
         assertEquals("UP", a.getServerStatus());
 
         a.registerInstance("orders", "127.0.0.11", 8080);
@@ -112,8 +93,8 @@ class GrpcNamingIT {
     @Test
     void aBatchIsRegisteredWholeAndSelectionHonoursHealthAndWeight() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-batch");
-        NamingService a = client(server.httpAddress());
-        NamingService b = client(server.httpAddress());
+        NamingService a = clients.naming(server.httpAddress());
+        NamingService b = clients.naming(server.httpAddress());
         a.batchRegisterInstance(
                 "weighted", "DEFAULT_GROUP", List.of(instance("127.0.0.21", 80, 1.0), instance("127.0.0.22", 80, 0.0)));
         Await.until(
@@ -134,8 +115,8 @@ class GrpcNamingIT {
     @Test
     void aSubscriberHearsAnotherClientsRegistrationAndDeregistration() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-subscribe");
-        NamingService a = client(server.httpAddress());
-        NamingService b = client(server.httpAddress());
+        NamingService a = clients.naming(server.httpAddress());
+        NamingService b = clients.naming(server.httpAddress());
         BlockingQueue<Set<String>> events = new LinkedBlockingQueue<>();
         b.subscribe("watched", (Event e) -> {
             if (e instanceof NamingEvent ne) {
@@ -151,7 +132,7 @@ class GrpcNamingIT {
     @Test
     void aPersistentInstanceIsRegisteredAndProbed() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-persistent");
-        NamingService a = client(server.httpAddress());
+        NamingService a = clients.naming(server.httpAddress());
         try (ServerSocket listener = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             Instance durable = instance("127.0.0.1", listener.getLocalPort(), 1.0);
             durable.setEphemeral(false);
@@ -175,12 +156,11 @@ class GrpcNamingIT {
     @Test
     void aClientsInstanceIsGoneSoonAfterItsShutDown() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-shutdown");
-        NamingService a = client(server.httpAddress());
+        NamingService a = clients.naming(server.httpAddress());
         a.registerInstance("leaving", "127.0.0.41", 7000);
         Await.until(SOON, "registered", () -> listedOverHttp(server, "leaving").equals(Set.of("127.0.0.41:7000")));
-        clients.remove(a);
         long t0 = System.nanoTime();
-        a.shutDown();
+        clients.shutDown(a);
         Await.until(
                 Duration.ofSeconds(5),
                 "gone after shutDown()",
@@ -191,7 +171,7 @@ class GrpcNamingIT {
     @Test
     void anHttpRegistrationAndAGrpcOneSeeEachOther() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-mixed-naming");
-        NamingService grpc = client(server.httpAddress());
+        NamingService grpc = clients.naming(server.httpAddress());
         BlockingQueue<Set<String>> events = new LinkedBlockingQueue<>();
         grpc.subscribe("mixed", (Event e) -> events.add(addresses(((NamingEvent) e).getInstances())));
         Http.Response r = Http.postForm(
@@ -212,7 +192,7 @@ class GrpcNamingIT {
     @Test
     void aRegistrationThroughOneNodeIsListedByEveryNode() throws Exception {
         List<ServerProcess> nodes = cluster.start(3);
-        NamingService a = client(nodes.get(1).httpAddress());
+        NamingService a = clients.naming(nodes.get(1).httpAddress());
         a.registerInstance("everywhere", "127.0.0.61", 6000);
         for (ServerProcess n : nodes) {
             Await.until(
@@ -225,11 +205,11 @@ class GrpcNamingIT {
         List<ServerProcess> nodes = cluster.start(3);
         String all =
                 String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList());
-        NamingService a = client(all);
+        NamingService a = clients.naming(all);
         a.registerInstance("survivor", "127.0.0.71", 7100);
         ServerProcess connected = connectedNode(nodes);
         ServerProcess other = cluster.othersThan(connected).get(0);
-        NamingService watcher = client(other.httpAddress());
+        NamingService watcher = clients.naming(other.httpAddress());
         BlockingQueue<Set<String>> events = new LinkedBlockingQueue<>();
         watcher.subscribe("survivor", (Event e) -> events.add(addresses(((NamingEvent) e).getInstances())));
         assertEquals(Set.of("127.0.0.71:7100"), awaitEvent(events, s -> !s.isEmpty()));
@@ -262,7 +242,7 @@ class GrpcNamingIT {
     void theSurvivorsRemoveADeadNodesClientsInstances() throws Exception {
         List<ServerProcess> nodes = cluster.start(3);
         ServerProcess doomed = nodes.get(0);
-        NamingService onlyThere = client(doomed.httpAddress());
+        NamingService onlyThere = clients.naming(doomed.httpAddress());
         for (int i = 0; i < 3; i++) { // three services: some are likely owned by the node that dies
             onlyThere.registerInstance("orphaned-" + i, "127.0.0.7" + i, 7700 + i);
         }
@@ -292,7 +272,7 @@ class GrpcNamingIT {
         List<ServerProcess> nodes = cluster.start(3);
         String all =
                 String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList());
-        NamingService a = client(all);
+        NamingService a = clients.naming(all);
         a.registerInstance("moved", "127.0.0.75", 7500);
         ServerProcess connected = connectedNode(nodes);
         ServerProcess other = cluster.othersThan(connected).get(0);

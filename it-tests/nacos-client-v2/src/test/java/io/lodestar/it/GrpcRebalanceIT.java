@@ -3,17 +3,12 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alibaba.nacos.api.PropertyKeyConst;
-import com.alibaba.nacos.api.naming.NamingFactory;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,31 +29,17 @@ class GrpcRebalanceIT {
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
 
-    private final List<NamingService> clients = new ArrayList<>();
-
-    @AfterEach
-    void shutDownClients() throws Exception {
-        for (NamingService c : clients) {
-            c.shutDown();
-        }
-    }
-
-    private NamingService client(String serverAddr) throws Exception {
-        Properties props = new Properties();
-        props.put(PropertyKeyConst.SERVER_ADDR, serverAddr);
-        NamingService c = NamingFactory.createNamingService(props);
-        clients.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final OfficialClients clients = new OfficialClients();
 
     @Test
     void aNodeAtItsLimitTurnsANewClientAwayUntilAConnectionIsFree() throws Exception {
         ServerProcess server = cluster.startStandalone("grpc-limit", "--grpc-max-connections", "1");
-        NamingService first = client(server.httpAddress());
+        NamingService first = clients.naming(server.httpAddress());
         first.registerInstance("limited", "127.0.0.81", 8100);
         assertEquals(1, GrpcNamingIT.grpcConnections(server));
 
-        NamingService second = client(server.httpAddress());
+        NamingService second = clients.naming(server.httpAddress());
         Await.until(
                 SOON,
                 "the second client turned away, and again when it retries",
@@ -67,8 +48,7 @@ class GrpcRebalanceIT {
         first.registerInstance("limited", "127.0.0.81", 8101);
         Await.until(SOON, "and still served", () -> healthy(server, "limited").equals(Set.of("127.0.0.81:8101")));
 
-        first.shutDown();
-        clients.remove(first);
+        clients.shutDown(first);
         Await.until(Duration.ofSeconds(20), "the second client connected", () -> "UP".equals(second.getServerStatus()));
         second.registerInstance("limited", "127.0.0.82", 8200);
         Await.until(
@@ -84,7 +64,7 @@ class GrpcRebalanceIT {
     @Test
     void anOperatorSendsANodesClientsToTheNodeItNamesAndTheirInstancesStay() throws Exception {
         List<ServerProcess> nodes = cluster.startInNamespaces(3);
-        NamingService moved = client(
+        NamingService moved = clients.naming(
                 String.join(",", nodes.stream().map(ServerProcess::httpAddress).toList()));
         moved.registerInstance("rebalanced", "127.0.0.83", 8300);
         ServerProcess from = Await.result(

@@ -3,8 +3,6 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alibaba.nacos.api.NacosFactory;
-import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.naming.NamingService;
@@ -12,7 +10,6 @@ import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
@@ -39,28 +36,23 @@ class MixedClientsIT {
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
 
+    @RegisterExtension
+    final OfficialClients clients = new OfficialClients();
+
     private Nacos1Client http;
     private ConfigService grpcConfig;
     private NamingService grpcNaming;
 
     private void connect(ServerProcess server) throws Exception {
         http = new Nacos1Client(server.httpAddress());
-        Properties props = new Properties();
-        props.put(PropertyKeyConst.SERVER_ADDR, server.httpAddress());
-        grpcConfig = NacosFactory.createConfigService(props);
-        grpcNaming = NacosFactory.createNamingService(props);
+        grpcConfig = clients.config(server.httpAddress(), null);
+        grpcNaming = clients.naming(server.httpAddress());
     }
 
     @AfterEach
     void shutDown() throws Exception {
         if (http != null) {
             http.close();
-        }
-        if (grpcConfig != null) {
-            grpcConfig.shutDown();
-        }
-        if (grpcNaming != null) {
-            grpcNaming.shutDown();
         }
     }
 

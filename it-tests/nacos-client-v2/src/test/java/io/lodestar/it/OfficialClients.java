@@ -1,0 +1,69 @@
+package io.lodestar.it;
+
+import com.alibaba.nacos.api.NacosFactory;
+import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.config.ConfigService;
+import com.alibaba.nacos.api.exception.NacosException;
+import com.alibaba.nacos.api.naming.NamingService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The official client's services a test creates, each shut down after the test (or when the test
+ * shuts it down itself, through {@link #shutDown}).
+ */
+final class OfficialClients implements AfterEachCallback {
+    private interface Client {
+        void shutDown() throws NacosException;
+    }
+
+    private record Open(Object client, Client shutdown) {}
+
+    private final List<Open> open = new ArrayList<>();
+
+    NamingService naming(String serverAddr) throws NacosException {
+        NamingService n = NacosFactory.createNamingService(props(serverAddr, null));
+        track(n, n::shutDown);
+        return n;
+    }
+
+    ConfigService config(String serverAddr, String namespace) throws NacosException {
+        ConfigService c = NacosFactory.createConfigService(props(serverAddr, namespace));
+        track(c, c::shutDown);
+        return c;
+    }
+
+    /** Shuts {@code client} down now, as an application stopping does. */
+    void shutDown(Object client) throws NacosException {
+        for (Open o : List.copyOf(open)) {
+            if (o.client() == client) {
+                open.remove(o);
+                o.shutdown().shutDown();
+            }
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws NacosException {
+        for (Open o : open) {
+            o.shutdown().shutDown();
+        }
+        open.clear();
+    }
+
+    private void track(Object client, Client shutdown) {
+        open.add(new Open(client, shutdown));
+    }
+
+    private static Properties props(String serverAddr, String namespace) {
+        Properties props = new Properties();
+        props.put(PropertyKeyConst.SERVER_ADDR, serverAddr);
+        if (namespace != null) {
+            props.put(PropertyKeyConst.NAMESPACE, namespace);
+        }
+        return props;
+    }
+}
