@@ -73,12 +73,14 @@ class HistoryCheckIT {
     private final ConcurrentLinkedQueue<Op> history = new ConcurrentLinkedQueue<>();
     private final AtomicInteger opIds = new AtomicInteger();
     private final List<String> nemesisLog = new ArrayList<>();
+    private final ConcurrentLinkedQueue<Throwable> clientDeaths = new ConcurrentLinkedQueue<>();
+    private List<ServerProcess> nodes = List.of();
     private long startNanos;
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Fault.class)
     void publishesComparesAndReadsAreConsistentWithOneOrder(Fault fault) throws Exception {
-        List<ServerProcess> nodes = fault.cutsLinks ? cluster.startInNamespaces(3) : cluster.start(3);
+        nodes = fault.cutsLinks ? cluster.startInNamespaces(3) : cluster.start(3);
         startNanos = System.nanoTime();
         Map<String, String> initial = new LinkedHashMap<>();
         for (String key : KEYS) {
@@ -98,15 +100,16 @@ class HistoryCheckIT {
             String client = "c" + c;
             Thread t = new Thread(() -> runClient(client, nodes, running), "history-client-" + c);
             t.setDaemon(true);
+            t.setUncaughtExceptionHandler((thread, e) -> clientDeaths.add(e));
             t.start();
             clients.add(t);
         }
         try {
-            awaitHealthyPeriod("before the fault");
+            awaitHealthyPeriod(fault, "before the fault");
             strike(fault);
             nodes.forEach(ServerProcess::awaitReady);
             event("all ready");
-            awaitHealthyPeriod("after the fault");
+            awaitHealthyPeriod(fault, "after the fault");
         } finally {
             running.set(false);
             for (Thread t : clients) {
@@ -226,14 +229,60 @@ class HistoryCheckIT {
         }
     }
 
-    /** Waits until the clients got another {@link #WRITES_PER_HEALTHY_PERIOD} writes acknowledged. */
-    private void awaitHealthyPeriod(String when) {
+    /**
+     * Waits until the clients got another {@link #WRITES_PER_HEALTHY_PERIOD} writes acknowledged.
+     * On a timeout, or if a client thread died, fails with what the clients saw meanwhile and each
+     * node's view of the group, on one line: that line is all a CI summary keeps.
+     */
+    private void awaitHealthyPeriod(Fault fault, String when) {
         long target = acknowledgedClientWrites() + WRITES_PER_HEALTHY_PERIOD;
-        Await.until(
-                Duration.ofSeconds(30),
-                WRITES_PER_HEALTHY_PERIOD + " acknowledged writes " + when,
-                () -> acknowledgedClientWrites() >= target);
+        long sinceNanos = System.nanoTime();
+        try {
+            Await.until(Duration.ofSeconds(30), WRITES_PER_HEALTHY_PERIOD + " acknowledged writes " + when, () -> {
+                if (!clientDeaths.isEmpty()) {
+                    throw new AssertionError("a client thread died", clientDeaths.peek());
+                }
+                return acknowledgedClientWrites() >= target;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    fault.name() + ": " + e.getMessage() + "; nemesis " + nemesisLog + "; outcomes meanwhile "
+                            + outcomesSince(sinceNanos) + "; views " + views(),
+                    clientDeaths.isEmpty() ? e : clientDeaths.peek());
+        }
         event(WRITES_PER_HEALTHY_PERIOD + " writes acknowledged " + when);
+    }
+
+    /** Operations invoked since {@code sinceNanos}, counted by kind, outcome, status and node, with one detail each. */
+    private Map<String, String> outcomesSince(long sinceNanos) {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        Map<String, String> detail = new HashMap<>();
+        for (Op op : history) {
+            if (op.invokeNanos() >= sinceNanos) {
+                String k = op.kind() + " " + op.outcome() + " " + op.status() + " @" + op.node();
+                counts.merge(k, 1, Integer::sum);
+                detail.putIfAbsent(k, op.detail().length() > 120 ? op.detail().substring(0, 120) : op.detail());
+            }
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        counts.forEach((k, n) -> out.put(k, n + (detail.get(k).isEmpty() ? "" : " (" + detail.get(k) + ")")));
+        return out;
+    }
+
+    private List<String> views() {
+        List<String> out = new ArrayList<>();
+        for (ServerProcess p : nodes) {
+            try {
+                JsonNode v = Http.JSON.readTree(Http.get(p.httpAddress(), "/lodestar/v1/cluster", Duration.ofSeconds(2))
+                        .body());
+                out.add(p.name + " leader=" + v.path("leader").asText() + " term="
+                        + v.path("term").asText() + " applied="
+                        + v.path("appliedIndex").asText());
+            } catch (Exception e) {
+                out.add(p.name + " " + (p.alive() ? "no view: " + e : "not running"));
+            }
+        }
+        return out;
     }
 
     private long acknowledgedClientWrites() {
