@@ -131,7 +131,7 @@ public final class NamingService implements AutoCloseable {
         this.distro = new Distro(
                         store.peers(), new DistroRing(store::cluster), ephemeral, this::applyLocally, options.distro())
                 .start();
-        this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible);
+        this.monitor = new HeartbeatMonitor(ephemeral, distro::responsible, distro::live);
         this.persistentFeed = new PersistentFeed(store, notifier::changed);
         this.feedSubscription = store.subscribe(persistentFeed, FEED_CAPACITY);
         if (scheduleHeartbeatChecks) {
@@ -161,7 +161,21 @@ public final class NamingService implements AutoCloseable {
                     () -> refuseMixing(service, named),
                     (old, given) -> probed ? given.withHealthy(old.healthy()) : given);
         }
-        return distro.write(new EphemeralWrite.Register(service, named)).thenApply(r -> null);
+        return distro.write(new EphemeralWrite.Register(service, named, null)).thenApply(r -> null);
+    }
+
+    /**
+     * Registers an ephemeral {@code instance} that this node keeps alive for its client's
+     * connection (a gRPC client): this node is its holder and must beat it at its interval. If this
+     * node dies, the survivors remove it after its beat timeout rather than its delete timeout,
+     * unless its client registered it again through another node (the new holder).
+     */
+    public CompletableFuture<Void> registerHeld(ServiceKey service, Instance instance) {
+        if (!instance.ephemeral()) {
+            throw new IllegalArgumentException("only an ephemeral instance is held for a connection");
+        }
+        return distro.write(new EphemeralWrite.Register(service, instance.withDefaultId(service), distro.self()))
+                .thenApply(r -> null);
     }
 
     private void refuseMixing(ServiceKey service, Instance instance) {
@@ -353,7 +367,7 @@ public final class NamingService implements AutoCloseable {
             ServiceKey service = write.service();
             if (write instanceof EphemeralWrite.Register r) {
                 refuseMixing(service, r.instance());
-                ephemeral.apply(service, new Mutation.Register(r.instance().withoutDefaultId(service)));
+                ephemeral.apply(service, new Mutation.Register(r.instance().withoutDefaultId(service), r.holder()));
             } else if (write instanceof EphemeralWrite.Deregister d) {
                 ephemeral.apply(service, new Mutation.Deregister(d.address()));
             } else if (write instanceof EphemeralWrite.Update u) {

@@ -36,10 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An ephemeral instance registered here belongs to its connection. It goes into the one
  * registry as a heartbeat instance would (so Distro replicates it, and it is in the HTTP lists, the
- * UDP pushes and DNS), and this node beats it on the connection's behalf at the instance's own
- * interval while the connection lives. When the connection closes it is deregistered at once; when
- * this node dies the beats stop, and the service's owner expires it on the heartbeat timeouts,
- * unless the client registered it again through another node first.
+ * UDP pushes and DNS), with this node as its holder ({@link NamingService#registerHeld}), and this
+ * node beats it on the connection's behalf at the instance's own interval while the connection
+ * lives. When the connection closes it is deregistered at once; when this node dies the beats stop,
+ * and the survivors remove it once it has been silent for its beat timeout, unless the client
+ * registered it again through another node first.
  *
  * <p>Failures are answered as {@code ErrorResponse}, as Nacos's naming handlers answer them.
  */
@@ -175,7 +176,7 @@ final class NamingRequests implements AutoCloseable {
             case "registerInstance" -> {
                 // one instance per service and connection, as Nacos keeps them: a second replaces the first
                 Map<InstanceAddress, Instance> replaced = hold(client, service, List.of(instance));
-                yield naming.register(service, instance)
+                yield naming.registerHeld(service, instance)
                         .thenCompose(v -> deregisterAll(service, replaced.values()))
                         .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
             }
@@ -213,8 +214,9 @@ final class NamingRequests implements AutoCloseable {
         switch (type) {
             case "batchRegisterInstance" -> {
                 Map<InstanceAddress, Instance> dropped = hold(client, service, instances);
-                CompletableFuture<?>[] registered =
-                        instances.stream().map(i -> naming.register(service, i)).toArray(CompletableFuture[]::new);
+                CompletableFuture<?>[] registered = instances.stream()
+                        .map(i -> naming.registerHeld(service, i))
+                        .toArray(CompletableFuture[]::new);
                 done = CompletableFuture.allOf(registered).thenCompose(v -> deregisterAll(service, dropped.values()));
             }
             case "batchDeregisterInstance" -> {
@@ -385,7 +387,8 @@ final class NamingRequests implements AutoCloseable {
     /**
      * The connection closed: its subscriptions are dropped and its instances deregistered, unless
      * the server sent its client elsewhere. That client registers them again on another node, and
-     * a late deregistration from here must not undo that: they are left to the heartbeat timeouts.
+     * a late deregistration from here must not undo that: they are left to the expiry of instances
+     * whose holder is gone.
      */
     private void closed(Connection connection) {
         Client client = clients.remove(connection);
@@ -434,7 +437,7 @@ final class NamingRequests implements AutoCloseable {
                 naming.beatAsync(service, i.cluster(), i.ip(), i.port(), Optional.empty())
                         .thenCompose(
                                 result -> result.status() == BeatResult.Status.UNKNOWN && stillHeld(client, service, i)
-                                        ? naming.register(service, i)
+                                        ? naming.registerHeld(service, i)
                                         : CompletableFuture.completedFuture(null))
                         .whenComplete((v, err) -> {
                             if (err != null) {

@@ -134,6 +134,16 @@ public final class Distro implements AutoCloseable {
         return this;
     }
 
+    /** This member's address, as holders are named ({@link EphemeralWrite.Register}). */
+    public String self() {
+        return ring.self();
+    }
+
+    /** Whether {@code member} is this node or a member this node can reach. */
+    public boolean live(String member) {
+        return ring.live().contains(member);
+    }
+
     /** True once this node holds a copy of a live peer's services (at once when it has no live peer). */
     public boolean loaded() {
         return loaded;

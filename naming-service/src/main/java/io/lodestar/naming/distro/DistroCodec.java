@@ -25,7 +25,7 @@ import java.util.Optional;
  * from the network picks a class. A copy carries no checksum: its receiver computes one.
  */
 final class DistroCodec {
-    private static final byte VERSION = 3;
+    private static final byte VERSION = 4;
 
     private DistroCodec() {}
 
@@ -109,7 +109,10 @@ final class DistroCodec {
                 Fields.readMap(in));
     }
 
-    /** Copies: per service its key, then per address the version, a live flag and the instance or address. */
+    /**
+     * Copies: per service its key, then per address the version, a live flag and either the
+     * instance with its holder (optional) or the address.
+     */
     static void writeCopies(DataOutputStream out, List<ServiceCopy> copies) throws IOException {
         out.writeInt(copies.size());
         for (ServiceCopy c : copies) {
@@ -120,6 +123,7 @@ final class DistroCodec {
                 out.writeBoolean(e.live());
                 if (e.live()) {
                     writeInstance(out, e.instance());
+                    Fields.writeOptional(out, e.holder());
                 } else {
                     writeAddress(out, e.address());
                 }
@@ -138,7 +142,7 @@ final class DistroCodec {
                 long version = in.readLong();
                 entries.add(
                         in.readBoolean()
-                                ? ServiceCopy.Entry.live(readInstance(in), version)
+                                ? ServiceCopy.Entry.live(readInstance(in), version, Fields.readOptional(in))
                                 : ServiceCopy.Entry.removed(readAddress(in), version));
             }
             out.add(new ServiceCopy(key, entries));

@@ -5,6 +5,7 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.persistent.Fields;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -14,7 +15,8 @@ import java.util.Optional;
 public sealed interface EphemeralWrite {
     ServiceKey service();
 
-    record Register(ServiceKey service, Instance instance) implements EphemeralWrite {}
+    /** {@code holder}: the member that beats the instance for its client's connection, or null (see {@code Mutation.Register}). */
+    record Register(ServiceKey service, Instance instance, String holder) implements EphemeralWrite {}
 
     record Deregister(ServiceKey service, InstanceAddress address) implements EphemeralWrite {}
 
@@ -29,6 +31,7 @@ public sealed interface EphemeralWrite {
             out.writeByte(1);
             DistroCodec.writeKey(out, r.service());
             DistroCodec.writeInstance(out, r.instance());
+            Fields.writeOptional(out, r.holder());
         } else if (w instanceof Deregister d) {
             out.writeByte(2);
             DistroCodec.writeKey(out, d.service());
@@ -53,7 +56,7 @@ public sealed interface EphemeralWrite {
     static EphemeralWrite read(DataInputStream in) throws IOException {
         byte op = in.readByte();
         return switch (op) {
-            case 1 -> new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in));
+            case 1 -> new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in), Fields.readOptional(in));
             case 2 -> new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in));
             case 3 -> new Update(DistroCodec.readKey(in), DistroCodec.readInstance(in));
             case 4 -> new Patch(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readPatch(in));

@@ -14,17 +14,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only services {@code responsible} accepts are checked: today every service; under Distro
  * only the ones this node owns (a replica must not expire what its owner keeps alive).
+ * {@code liveMembers} says which members are alive, for instances a member holds for a connection.
  */
 public final class HeartbeatMonitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HeartbeatMonitor.class);
 
     private final EphemeralRegistry registry;
     private final Predicate<ServiceKey> responsible;
+    private final Predicate<String> liveMembers;
     private final ScheduledExecutorService timer;
 
-    public HeartbeatMonitor(EphemeralRegistry registry, Predicate<ServiceKey> responsible) {
+    public HeartbeatMonitor(
+            EphemeralRegistry registry, Predicate<ServiceKey> responsible, Predicate<String> liveMembers) {
         this.registry = registry;
         this.responsible = responsible;
+        this.liveMembers = liveMembers;
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
             Thread thread = new Thread(r, "naming-heartbeat-monitor");
             thread.setDaemon(true);
@@ -46,7 +50,7 @@ public final class HeartbeatMonitor implements AutoCloseable {
                 continue;
             }
             try {
-                registry.apply(service, new Mutation.Expire());
+                registry.apply(service, new Mutation.Expire(liveMembers));
             } catch (RuntimeException e) {
                 // one bad service must not stop the others from ageing
                 LOG.error("expiry pass failed for {}", service, e);

@@ -2,6 +2,7 @@ package io.lodestar.naming.ephemeral;
 
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -16,12 +17,21 @@ public sealed interface Mutation {
         return false;
     }
 
-    /** Adds the instance or replaces the one at its address; counts as a beat. */
-    record Register(Instance instance) implements Mutation {
+    /**
+     * Adds the instance or replaces the one at its address; counts as a beat. {@code holder} is the
+     * member that beats the instance for its client's connection (a gRPC client), or null when the
+     * client beats it itself; the last registration decides.
+     */
+    record Register(Instance instance, String holder) implements Mutation {
         public Register {
             if (!instance.ephemeral()) {
                 throw new IllegalArgumentException("only ephemeral instances live in the ephemeral registry");
             }
+        }
+
+        /** A registration by a client that beats the instance itself. */
+        public Register(Instance instance) {
+            this(instance, null);
         }
 
         @Override
@@ -39,8 +49,18 @@ public sealed interface Mutation {
     /** Replaces the instance at the address by {@code change} applied to it (an edit: PUT or PATCH). */
     record Modify(InstanceAddress address, UnaryOperator<Instance> change) implements Mutation {}
 
-    /** One expiry pass: marks silent instances unhealthy, removes long-silent ones. */
-    record Expire() implements Mutation {}
+    /**
+     * One expiry pass: marks silent instances unhealthy, removes long-silent ones. An instance whose
+     * holder is no longer among the {@code liveMembers} is removed once it has been silent for its
+     * heartbeat timeout, not its delete timeout: its client is either gone with the holder or has
+     * registered it again through another member by then (which makes that member its holder).
+     */
+    record Expire(Predicate<String> liveMembers) implements Mutation {
+        /** A pass that takes every holder for alive (a registry on its own). */
+        public Expire() {
+            this(member -> true);
+        }
+    }
 
     /**
      * Counts now as every instance's last beat, changing nothing visible: the grace a node gives the

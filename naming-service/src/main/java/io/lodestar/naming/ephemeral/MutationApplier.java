@@ -6,6 +6,8 @@ import io.lodestar.naming.model.InstanceAddress;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Applies a {@link Mutation} to a {@link ServiceEntry}: the one place the ephemeral state changes.
@@ -17,6 +19,10 @@ import java.util.Map;
  * holds: the last instance of a service expires like any other, and its service then answers an
  * empty list (keeping the last list through an outage is the client's choice, Nacos's
  * {@code namingPushEmptyProtection}).
+ *
+ * <p>An instance <b>held</b> for a gRPC client's connection is beaten by its holder on the same
+ * contract; once the holder is no longer a live member, the instance goes after its beat timeout
+ * (see {@link Mutation.Expire}).
  */
 final class MutationApplier {
     /**
@@ -35,15 +41,15 @@ final class MutationApplier {
         forgetOldRemovals(e, now);
         Outcome out;
         if (m instanceof Mutation.Register r) {
-            out = register(e, r.instance(), now);
+            out = register(e, r.instance(), r.holder(), now);
         } else if (m instanceof Mutation.Deregister d) {
             out = deregister(e, d.address(), now);
         } else if (m instanceof Mutation.Beat b) {
             out = beat(e, b.address(), now);
         } else if (m instanceof Mutation.Modify mod) {
             out = modify(e, mod);
-        } else if (m instanceof Mutation.Expire) {
-            out = expire(e, now);
+        } else if (m instanceof Mutation.Expire x) {
+            out = expire(e, x.liveMembers(), now);
         } else if (m instanceof Mutation.Merge merge) {
             out = merge(e, merge.copy(), now);
         } else if (m instanceof Mutation.Grace) {
@@ -58,21 +64,27 @@ final class MutationApplier {
         return out;
     }
 
-    private Outcome register(ServiceEntry e, Instance instance, long now) {
+    /**
+     * A new holder is a change even when the instance is the same (a client that registered again
+     * through another member): it gets a version, so that replicas, and so the heir, learn it.
+     */
+    private Outcome register(ServiceEntry e, Instance instance, String holder, long now) {
         InstanceAddress address = instance.address();
         ServiceEntry.Slot slot = e.instances.get(address);
-        Instance previous = slot == null ? null : slot.instance;
+        String shared = holder == null ? null : holder.intern(); // a handful of members, many instances
         if (slot == null) {
-            e.instances.put(address, new ServiceEntry.Slot(instance, now, versions.next()));
+            e.instances.put(address, new ServiceEntry.Slot(instance, now, versions.next(), shared));
             forgetRemoval(e, address);
-        } else {
-            slot.lastBeat = now;
-            if (!instance.equals(previous)) {
-                slot.instance = instance;
-                slot.version = versions.next();
-            }
+            return Outcome.CHANGED;
         }
-        return instance.equals(previous) ? Outcome.UNCHANGED : Outcome.CHANGED;
+        slot.lastBeat = now;
+        if (instance.equals(slot.instance) && Objects.equals(shared, slot.holder)) {
+            return Outcome.UNCHANGED;
+        }
+        slot.instance = instance;
+        slot.holder = shared;
+        slot.version = versions.next();
+        return Outcome.CHANGED;
     }
 
     private Outcome deregister(ServiceEntry e, InstanceAddress address, long now) {
@@ -119,7 +131,7 @@ final class MutationApplier {
         return Outcome.CHANGED;
     }
 
-    private Outcome expire(ServiceEntry e, long now) {
+    private Outcome expire(ServiceEntry e, Predicate<String> liveMembers, long now) {
         boolean changed = false;
         boolean removedAny = false;
         Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it =
@@ -130,7 +142,8 @@ final class MutationApplier {
             Instance instance = slot.instance;
             HeartbeatSettings hb = instance.heartbeat();
             long silentMs = now - slot.lastBeat;
-            if (silentMs > hb.deleteTimeoutMs()) {
+            boolean holderGone = slot.holder != null && !liveMembers.test(slot.holder);
+            if (silentMs > hb.deleteTimeoutMs() || (holderGone && silentMs > hb.timeoutMs())) {
                 it.remove();
                 remember(e, entry.getKey(), versions.next(), now);
                 removedAny = true;
@@ -172,12 +185,19 @@ final class MutationApplier {
                 forgetRemoval(e, in.address());
                 if (slot == null) {
                     // a replica does not age instances it does not own: their beat time starts now
-                    e.instances.put(in.address(), new ServiceEntry.Slot(in.instance(), now, in.version()));
+                    e.instances.put(
+                            in.address(),
+                            new ServiceEntry.Slot(
+                                    in.instance(),
+                                    now,
+                                    in.version(),
+                                    in.holder() == null ? null : in.holder().intern()));
                     changed = true;
                 } else {
                     changed |= !slot.instance.equals(in.instance());
                     slot.instance = in.instance();
                     slot.version = in.version();
+                    slot.holder = in.holder() == null ? null : in.holder().intern();
                 }
             } else {
                 if (slot != null) {
@@ -196,7 +216,7 @@ final class MutationApplier {
     private static ServiceCopy.Entry heldAt(ServiceEntry e, InstanceAddress address) {
         ServiceEntry.Slot slot = e.instances.get(address);
         if (slot != null) {
-            return ServiceCopy.Entry.live(slot.instance, slot.version);
+            return ServiceCopy.Entry.live(slot.instance, slot.version, slot.holder);
         }
         ServiceEntry.Removal r = e.removed == null ? null : e.removed.get(address);
         return r == null ? null : ServiceCopy.Entry.removed(address, r.version());

@@ -22,15 +22,17 @@ public record ServiceCopy(ServiceKey service, List<Entry> entries) {
 
     /**
      * One address in a copy: its instance, or null if the instance was removed (a tombstone,
-     * kept for {@link MutationApplier#REMOVAL_MEMORY_MS} so an older copy cannot bring it back).
+     * kept for {@link MutationApplier#REMOVAL_MEMORY_MS} so an older copy cannot bring it back),
+     * and the member holding the instance for its client's connection, if one does.
      */
-    public record Entry(InstanceAddress address, Instance instance, long version) {
-        public static Entry live(Instance instance, long version) {
-            return new Entry(instance.address(), instance, version);
+    public record Entry(InstanceAddress address, Instance instance, long version, String holder) {
+        /** A live instance; {@code holder} is the member that beats it for its connection, or null. */
+        public static Entry live(Instance instance, long version, String holder) {
+            return new Entry(instance.address(), instance, version, holder);
         }
 
         public static Entry removed(InstanceAddress address, long version) {
-            return new Entry(address, null, version);
+            return new Entry(address, null, version, null);
         }
 
         public boolean live() {

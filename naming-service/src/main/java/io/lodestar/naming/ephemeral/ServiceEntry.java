@@ -42,13 +42,16 @@ final class ServiceEntry {
     static final class Slot {
         Instance instance;
         long lastBeat;
-        /** The {@link VersionClock} version of the instance's last visible change, here or on a peer. */
+        /** The {@link VersionClock} version of the instance's last change, here or on a peer. */
         long version;
+        /** The member that beats the instance for its client's connection, or null if the client beats it. */
+        String holder;
 
-        Slot(Instance instance, long lastBeat, long version) {
+        Slot(Instance instance, long lastBeat, long version, String holder) {
             this.instance = instance;
             this.lastBeat = lastBeat;
             this.version = version;
+            this.holder = holder;
         }
     }
 
@@ -71,7 +74,9 @@ final class ServiceEntry {
     /** This entry as replication ships it; only while the registry holds this entry's lock. */
     ServiceCopy copyLocked() {
         List<ServiceCopy.Entry> entries = new ArrayList<>(instances.size() + (removed == null ? 0 : removed.size()));
-        instances.values().forEach(slot -> entries.add(ServiceCopy.Entry.live(slot.instance, slot.version)));
+        instances
+                .values()
+                .forEach(slot -> entries.add(ServiceCopy.Entry.live(slot.instance, slot.version, slot.holder)));
         if (removed != null) {
             removed.forEach((address, r) -> entries.add(ServiceCopy.Entry.removed(address, r.version())));
         }

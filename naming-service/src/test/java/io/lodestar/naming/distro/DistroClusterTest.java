@@ -127,9 +127,15 @@ class DistroClusterTest {
 
     /** A service whose owner, with every member live, is node {@code owner}. */
     private ServiceKey ownedBy(int owner) {
+        return ownedBy(owner, peers);
+    }
+
+    /** A service whose owner is node {@code owner} with every member live, and also with only {@code live}. */
+    private ServiceKey ownedBy(int owner, List<String> live) {
         for (int n = 0; ; n++) {
             ServiceKey s = ServiceKey.of("public", "DEFAULT_GROUP", "owned-" + n);
-            if (DistroRing.ownerAmong(peers.stream().sorted().toList(), s).equals(peers.get(owner))) {
+            if (DistroRing.ownerAmong(peers.stream().sorted().toList(), s).equals(peers.get(owner))
+                    && DistroRing.ownerAmong(live.stream().sorted().toList(), s).equals(peers.get(owner))) {
                 return s;
             }
         }
@@ -336,6 +342,62 @@ class DistroClusterTest {
      * not make each other drop the dead owner's services. Two Distro instances on the real stores'
      * peer channels; member 0's view of the ring leaves out node 2, member 1's holds it.
      */
+    /**
+     * Instances a node held for its gRPC clients outlive it by their beat timeout, not their delete
+     * timeout, unless a client registered its instance again through a survivor.
+     */
+    @Test
+    void theInstancesADeadNodeHeldGoAfterTheirBeatTimeoutUnlessHeldAgainElsewhere() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            startNaming(i);
+        }
+        // no beats at all: unhealthy after 1.5 s, and a delete timeout far beyond this test
+        Map<String, String> longDelete = Map.of(
+                "preserved.heart.beat.interval", "500",
+                "preserved.heart.beat.timeout", "1500",
+                "preserved.ip.delete.timeout", "600000");
+        ServiceKey orphaned = service(1);
+        // owned by node 0 before and after node 2 dies, so that node 0 takes the second registration itself
+        ServiceKey movedOn = ownedBy(0, List.of(peers.get(0), peers.get(1)));
+        ServiceKey plain = service(3);
+        naming[2].registerHeld(orphaned, instance("127.0.6.1", longDelete)).get(10, TimeUnit.SECONDS);
+        naming[2].registerHeld(movedOn, instance("127.0.6.2", longDelete)).get(10, TimeUnit.SECONDS);
+        naming[2].register(plain, instance("127.0.6.3", longDelete)).get(10, TimeUnit.SECONDS);
+        Await.until(
+                WAIT,
+                "every instance listed on both survivors",
+                () -> ips(naming[0], orphaned).size()
+                                        + ips(naming[0], movedOn).size()
+                                        + ips(naming[0], plain).size()
+                                == 3
+                        && ips(naming[1], orphaned).size()
+                                        + ips(naming[1], movedOn).size()
+                                        + ips(naming[1], plain).size()
+                                == 3);
+        Await.holdsFor(
+                Duration.ofSeconds(3),
+                "held instances stay past their beat timeout while their holder lives",
+                () -> ips(naming[0], orphaned).equals(Set.of("127.0.6.1")));
+        naming[0].registerHeld(movedOn, instance("127.0.6.2", longDelete)).get(10, TimeUnit.SECONDS);
+
+        String dead = peers.get(2);
+        naming[2].close();
+        naming[2] = null;
+        stores[2].close();
+        stores[2] = null;
+        Await.until(
+                WAIT,
+                "the orphaned instance removed on both survivors",
+                () -> ips(naming[0], orphaned).isEmpty()
+                        && ips(naming[1], orphaned).isEmpty());
+        assertFalse(new DistroRing(stores[0]::cluster).live().contains(dead));
+        Await.holdsFor(
+                Duration.ofSeconds(3),
+                "the instance held again by node 0, and the one its client beats, stay",
+                () -> ips(naming[1], movedOn).equals(Set.of("127.0.6.2"))
+                        && ips(naming[1], plain).equals(Set.of("127.0.6.3")));
+    }
+
     @Test
     void aPeerThatHasNotSeenAMemberDieDoesNotMakeOthersDropTheDeadMembersServices() throws Exception {
         String dead = peers.get(2);
@@ -501,8 +563,8 @@ class DistroClusterTest {
                 .start()) {
             assertFalse(node.loaded());
             // a write forwarded to it by the owner's peer is refused: the sender applies it to its whole copy
-            byte[] forwarded = DistroCodec.encode(out ->
-                    EphemeralWrite.write(out, new EphemeralWrite.Register(owned, instance("127.0.5.9", Map.of()))));
+            byte[] forwarded = DistroCodec.encode(out -> EphemeralWrite.write(
+                    out, new EphemeralWrite.Register(owned, instance("127.0.5.9", Map.of()), null)));
             CompletionException refused = assertThrows(
                     CompletionException.class,
                     () -> stores[0]

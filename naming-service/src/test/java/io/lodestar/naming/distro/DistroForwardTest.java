@@ -88,7 +88,7 @@ class DistroForwardTest {
         try {
             Await.until("the (empty) copy of the peers loaded", distro::loaded);
             Instance instance = new Instance(null, "127.0.7.1", 8080, 1, true, true, true, "DEFAULT", Map.of());
-            CompletableFuture<?> write = distro.write(new EphemeralWrite.Register(service, instance));
+            CompletableFuture<?> write = distro.write(new EphemeralWrite.Register(service, instance, null));
 
             ExecutionException e = assertThrows(ExecutionException.class, () -> write.get(10, TimeUnit.SECONDS));
             assertInstanceOf(

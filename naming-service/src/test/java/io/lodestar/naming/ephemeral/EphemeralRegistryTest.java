@@ -88,6 +88,53 @@ class EphemeralRegistryTest {
     }
 
     @Test
+    void anInstanceWhoseHolderIsGoneIsRemovedAfterItsBeatTimeoutNotItsDeleteTimeout() {
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-a:7000"));
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.2"), "node-b:7000"));
+        register("127.0.0.3"); // its client beats it: no holder
+        Mutation.Expire nodeAGone = new Mutation.Expire(member -> !member.equals("node-a:7000"));
+
+        clock.advanceMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS);
+        registry.apply(SVC, nodeAGone);
+        assertEquals(3, registry.instances(SVC).size(), "exactly at the beat timeout it stays");
+        clock.advanceMillis(1);
+        registry.apply(SVC, nodeAGone);
+        assertEquals(
+                Set.of("127.0.0.2", "127.0.0.3"),
+                registry.instances(SVC).stream().map(Instance::ip).collect(java.util.stream.Collectors.toSet()),
+                "only the instance held by the gone member goes; the others turn unhealthy");
+        assertTrue(registry.instances(SVC).stream().noneMatch(Instance::healthy));
+    }
+
+    @Test
+    void registeringAgainThroughAnotherMemberMakesItTheHolderAndReplicatesAsAChange() {
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-a:7000"));
+        long before = registry.copy(SVC).orElseThrow().entries().get(0).version();
+        changes.clear();
+        assertEquals(
+                Outcome.CHANGED,
+                registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-b:7000")),
+                "the client's redo through node-b");
+        ServiceCopy.Entry entry = registry.copy(SVC).orElseThrow().entries().get(0);
+        assertEquals("node-b:7000", entry.holder());
+        assertTrue(entry.version() > before, "a new version, so that replicas and the heir learn the holder");
+        assertEquals(List.of(SVC), changes);
+
+        clock.advanceMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS + 1);
+        registry.apply(SVC, new Mutation.Expire(member -> !member.equals("node-a:7000")));
+        assertEquals(1, registry.instances(SVC).size(), "node-a's death no longer concerns it");
+
+        EphemeralRegistry replica = new EphemeralRegistry(clock, ExpiryRules.DEFAULT, k -> {});
+        replica.apply(SVC, new Mutation.Merge(registry.copy(SVC).orElseThrow()));
+        clock.advanceMillis(1);
+        replica.apply(SVC, new Mutation.Expire(member -> !member.equals("node-b:7000")));
+        assertEquals(1, replica.instances(SVC).size(), "a replica starts its beat time at the merge, holder included");
+        clock.advanceMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS);
+        replica.apply(SVC, new Mutation.Expire(member -> !member.equals("node-b:7000")));
+        assertTrue(replica.instances(SVC).isEmpty(), "the merged copy carried node-b as the holder");
+    }
+
+    @Test
     void aBeatKeepsAnInstanceAliveAndMakesItHealthyAgain() {
         register("127.0.0.1");
         expireAfter(Duration.ofSeconds(16));
@@ -201,8 +248,9 @@ class EphemeralRegistryTest {
         ServiceCopy bad = new ServiceCopy(
                 SVC,
                 List.of(
-                        ServiceCopy.Entry.live(instance("127.0.0.5"), Long.MAX_VALUE),
-                        ServiceCopy.Entry.live(Instance.of("127.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE)));
+                        ServiceCopy.Entry.live(instance("127.0.0.5"), Long.MAX_VALUE, null),
+                        ServiceCopy.Entry.live(
+                                Instance.of("127.0.0.6", 1).withEphemeral(false), Long.MAX_VALUE, null)));
         assertThrows(IllegalArgumentException.class, () -> registry.merge(bad));
         assertEquals(List.of("127.0.0.1"), ips(registry));
     }
@@ -267,7 +315,7 @@ class EphemeralRegistryTest {
     void monitorChecksOnlyTheServicesThisNodeIsResponsibleFor() {
         register("127.0.0.1");
         registry.apply(OTHER, new Mutation.Register(Instance.of("127.0.0.2", 1).withDefaultId(OTHER)));
-        try (HeartbeatMonitor monitor = new HeartbeatMonitor(registry, s -> s.equals(SVC))) {
+        try (HeartbeatMonitor monitor = new HeartbeatMonitor(registry, s -> s.equals(SVC), member -> true)) {
             clock.advance(Duration.ofSeconds(31));
             monitor.checkNow();
         }
