@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A housekeeping pass run every {@code interval} on a thread of its own (the first after one
  * interval). The pass decides for itself whether to act ({@link #leads}: only the Raft leader
- * trims, so the group does the work once); a failed pass is logged and the next one goes on.
+ * acts, so the group does the work once); a failed pass is logged and the next one goes on.
  */
 public final class LeaderOnlyJob implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderOnlyJob.class);
@@ -31,12 +31,12 @@ public final class LeaderOnlyJob implements AutoCloseable {
                 () -> {
                     try {
                         long start = System.nanoTime();
-                        int deleted = pass.getAsInt();
-                        if (deleted > 0) {
+                        int changed = pass.getAsInt();
+                        if (changed > 0) {
                             LOG.info(
-                                    "{} deleted {} entries in {} ms",
+                                    "{} changed {} entries in {} ms",
                                     name,
-                                    deleted,
+                                    changed,
                                     (System.nanoTime() - start) / 1_000_000);
                         }
                     } catch (RuntimeException e) {
@@ -48,7 +48,7 @@ public final class LeaderOnlyJob implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code pass} (answering how many entries it deleted) every {@code interval}, on a thread named {@code name}. */
+    /** Runs {@code pass} (answering how many entries it deleted or moved) every {@code interval}, on a thread named {@code name}. */
     public static LeaderOnlyJob every(String name, Duration interval, IntSupplier pass) {
         return new LeaderOnlyJob(name, interval, pass);
     }

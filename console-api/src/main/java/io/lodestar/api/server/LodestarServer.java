@@ -13,6 +13,7 @@ import io.lodestar.api.v1.naming.NamingParams;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
+import io.lodestar.config.PublicAliasMigration;
 import io.lodestar.config.history.HistoryRetention;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
@@ -32,6 +33,7 @@ import io.lodestar.naming.health.PersistentHealthChecks;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,8 +54,9 @@ public final class LodestarServer implements AutoCloseable {
     private final Naming naming;
     private final Javalin http;
     private final GrpcApi grpc; // null when off
-    private final HistoryRetention retention;
-    private final ChangeLogRetention changeLogRetention;
+    /** The housekeeping passes that act on the leader only: retention, the public alias migration. */
+    private final List<AutoCloseable> leaderJobs;
+
     private final ScheduledExecutorService watcher;
     private RoleLine lastRole; // the watcher thread's own
 
@@ -147,16 +150,14 @@ public final class LodestarServer implements AutoCloseable {
             Naming naming,
             Javalin http,
             GrpcApi grpc,
-            HistoryRetention retention,
-            ChangeLogRetention changeLogRetention) {
+            List<AutoCloseable> leaderJobs) {
         this.store = store;
         this.listeners = listeners;
         this.push = push;
         this.naming = naming;
         this.http = http;
         this.grpc = grpc;
-        this.retention = retention;
-        this.changeLogRetention = changeLogRetention;
+        this.leaderJobs = leaderJobs;
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "server-watcher");
             t.setDaemon(true);
@@ -255,12 +256,11 @@ public final class LodestarServer implements AutoCloseable {
                 s.dataDir(),
                 s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
                 s.probeScope());
-        // both trim on the leader only
-        HistoryRetention retention =
-                new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC()).start();
-        ChangeLogRetention changeLogRetention =
-                new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start();
-        return new LodestarServer(store, listeners, push, naming, http, grpc, retention, changeLogRetention);
+        List<AutoCloseable> leaderJobs = List.of(
+                new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC()).start(),
+                new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start(),
+                new PublicAliasMigration(store).start());
+        return new LodestarServer(store, listeners, push, naming, http, grpc, leaderJobs);
     }
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
@@ -306,8 +306,13 @@ public final class LodestarServer implements AutoCloseable {
         push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();
         naming.close();
-        retention.close();
-        changeLogRetention.close();
+        for (AutoCloseable job : leaderJobs) {
+            try {
+                job.close();
+            } catch (Exception e) {
+                LOG.warn("stopping {} failed", job, e);
+            }
+        }
         store.close();
     }
 }
