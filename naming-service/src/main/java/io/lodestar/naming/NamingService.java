@@ -165,10 +165,11 @@ public final class NamingService implements AutoCloseable {
     }
 
     /**
-     * Registers an ephemeral {@code instance} that this node keeps alive for its client's
-     * connection (a gRPC client): this node is its holder and must beat it at its interval. If this
-     * node dies, the survivors remove it after its beat timeout rather than its delete timeout,
-     * unless its client registered it again through another node (the new holder).
+     * Registers an ephemeral {@code instance} that lives as long as its client's connection to this
+     * node (a gRPC client): this node is its holder, and it needs no beats while this node is a
+     * live member. The holder removes it when the connection closes ({@link #releaseHeld}); if the
+     * holder dies, the survivors remove it after its beat timeout, unless its client registered it
+     * again through another node (the new holder).
      */
     public CompletableFuture<Void> registerHeld(ServiceKey service, Instance instance) {
         if (!instance.ephemeral()) {
@@ -220,13 +221,30 @@ public final class NamingService implements AutoCloseable {
             ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
         if (this.ephemeral.instance(service, address).isPresent()) {
-            return distro.write(new EphemeralWrite.Deregister(service, address)).thenApply(r -> null);
+            return distro.write(new EphemeralWrite.Deregister(service, address, null))
+                    .thenApply(r -> null);
         }
         if (!ephemeral || persistent.get(service, address).isPresent()) {
             return persistent.remove(service, address);
         }
         // not on this replica: the owner may have it (a registration still on its way here)
-        return distro.write(new EphemeralWrite.Deregister(service, address)).thenApply(r -> null);
+        return distro.write(new EphemeralWrite.Deregister(service, address, null))
+                .thenApply(r -> null);
+    }
+
+    /**
+     * Lets go of an ephemeral instance this node holds ({@link #registerHeld}): removes it only
+     * while this node is still its holder, so that a client that registered it again through
+     * another node keeps it. Completes at once.
+     */
+    public CompletableFuture<Void> releaseHeld(ServiceKey service, InstanceAddress address) {
+        return distro.write(new EphemeralWrite.Deregister(service, address, distro.self()))
+                .thenApply(r -> null);
+    }
+
+    /** The instances this node holds as far as its replica knows, by service. */
+    public Map<ServiceKey, Set<InstanceAddress>> heldHere() {
+        return ephemeral.heldBy(distro.self());
     }
 
     /**
@@ -369,7 +387,7 @@ public final class NamingService implements AutoCloseable {
                 refuseMixing(service, r.instance());
                 ephemeral.apply(service, new Mutation.Register(r.instance().withoutDefaultId(service), r.holder()));
             } else if (write instanceof EphemeralWrite.Deregister d) {
-                ephemeral.apply(service, new Mutation.Deregister(d.address()));
+                ephemeral.apply(service, new Mutation.Deregister(d.address(), d.ifHeldBy()));
             } else if (write instanceof EphemeralWrite.Update u) {
                 return editEphemeral(service, u.instance().address(), old -> merge(old, u.instance(), false));
             } else if (write instanceof EphemeralWrite.Patch p) {

@@ -139,7 +139,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
      * elsewhere; closing it here at once would make the client reconnect at random in place of
      * where it was sent, so it is closed only {@link #RESET_WAIT_MS} after the answer.
      */
-    CompletableFuture<Void> reset(Connection c, HostAndPort redirect, String why) {
+    CompletableFuture<Void> reset(Connection c, GrpcApi.Redirect redirect, String why) {
         c.markSentElsewhere();
         Reply request = Reply.push("ConnectResetRequest", "internal", c.nextPushId());
         if (redirect != null) {
@@ -162,7 +162,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
      * Sends clients elsewhere until at most {@code keep} connections are left set up here; returns
      * how many were sent.
      */
-    int shed(int keep, HostAndPort redirect) {
+    int shed(int keep, GrpcApi.Redirect redirect) {
         int sent = 0;
         for (Connection c : byId.values()) {
             if (registered.get() - sent <= keep) {
@@ -180,9 +180,6 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
                 keep);
         return sent;
     }
-
-    /** A server a client is sent to: its HTTP address, from which the client derives the gRPC port. */
-    record HostAndPort(String host, int port) {}
 
     /** Closes {@code c} and tells every close listener, once. */
     void close(Connection c, String why) {
@@ -205,6 +202,11 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
 
     Collection<Connection> all() {
         return byId.values();
+    }
+
+    /** The connection with this id, or null. */
+    Connection get(String id) {
+        return byId.get(id);
     }
 
     int registeredCount() {

@@ -171,14 +171,25 @@ public final class GrpcApi implements AutoCloseable {
         return byId;
     }
 
+    /** Another server's HTTP address, where a client is sent; it derives the gRPC port from it. */
+    public record Redirect(String host, int port) {}
+
     /**
      * Sends clients to other servers until at most {@code keep} are connected here: to {@code
-     * redirectHost:redirectPort} (the other server's HTTP address) if given, else each to another
-     * of the servers it knows. Returns how many were sent.
+     * redirect} if not null, else each to another of the servers it knows. Returns how many were sent.
      */
-    public int shed(int keep, String redirectHost, int redirectPort) {
-        return connections.shed(
-                keep, redirectHost == null ? null : new Connections.HostAndPort(redirectHost, redirectPort));
+    public int shed(int keep, Redirect redirect) {
+        return connections.shed(keep, redirect);
+    }
+
+    /** Sends the client of connection {@code id} elsewhere, as {@link #shed} does; false if no such connection is set up. */
+    public boolean sendElsewhere(String id, Redirect redirect) {
+        Connection c = connections.get(id);
+        if (c == null || !c.registered() || c.closed() || c.sentElsewhere()) {
+            return false;
+        }
+        connections.reset(c, redirect, "an operator asked for it");
+        return true;
     }
 
     /**

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.error.InvalidRequestException;
-import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.model.Instance;
@@ -19,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,11 +34,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An ephemeral instance registered here belongs to its connection. It goes into the one
  * registry as a heartbeat instance would (so Distro replicates it, and it is in the HTTP lists, the
- * UDP pushes and DNS), with this node as its holder ({@link NamingService#registerHeld}), and this
- * node beats it on the connection's behalf at the instance's own interval while the connection
- * lives. When the connection closes it is deregistered at once; when this node dies the beats stop,
- * and the survivors remove it once it has been silent for its beat timeout, unless the client
- * registered it again through another node first.
+ * UDP pushes and DNS), with this node as its holder ({@link NamingService#registerHeld}): it needs
+ * no beats while this node lives. When the connection closes this node lets go of it at once
+ * (unless the client registered it again elsewhere); when this node dies, the survivors remove it
+ * after its beat timeout, unless the client registered it again through another node first. Every
+ * {@value #RECONCILE_MS} ms the registry is made to agree with the connections ({@link
+ * #reconcile}), which repairs what a lost write or a partition left behind.
  *
  * <p>Failures are answered as {@code ErrorResponse}, as Nacos's naming handlers answer them.
  */
@@ -51,6 +50,8 @@ final class NamingRequests implements AutoCloseable {
 
     static final int PUSH_TRIES = 3;
     static final long PUSH_RETRY_MS = 1_000;
+    /** How often the registry is checked against the connections' instances. */
+    static final long RECONCILE_MS = 5_000;
 
     private final NamingService naming;
     private final Map<Connection, Client> clients = new ConcurrentHashMap<>();
@@ -58,6 +59,8 @@ final class NamingRequests implements AutoCloseable {
     private final Map<ServiceKey, Map<Client, String>> subscribers = new ConcurrentHashMap<>();
     /** Which connections hold each instance: a connection's close deregisters only what no other holds. */
     private final Map<HeldKey, Set<Client>> holders = new ConcurrentHashMap<>();
+    /** What the last reconcile pass found held here in the registry but by no connection. */
+    private Set<HeldKey> unheldLastPass = Set.of(); // the timer thread's own
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "grpc-naming");
@@ -71,7 +74,7 @@ final class NamingRequests implements AutoCloseable {
         this.naming = naming;
         this.metrics = metrics;
         this.subscription = naming.subscribe(this::serviceChanged);
-        timer.scheduleWithFixedDelay(this::beatDue, 1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(this::reconcile, RECONCILE_MS, RECONCILE_MS, TimeUnit.MILLISECONDS);
     }
 
     void register(RequestDispatcher dispatcher, Connections connections) {
@@ -99,16 +102,8 @@ final class NamingRequests implements AutoCloseable {
 
     private record HeldKey(ServiceKey service, InstanceAddress address) {}
 
-    /** An instance this node keeps alive for its connection. */
-    private static final class Held {
-        final Instance instance;
-        long nextBeat;
-
-        Held(Instance instance) {
-            this.instance = instance;
-            this.nextBeat = System.currentTimeMillis() + instance.heartbeat().intervalMs();
-        }
-    }
+    /** An instance a connection holds here, and since when (System.nanoTime). */
+    private record Held(Instance instance, long sinceNanos) {}
 
     private Client client(Connection c) {
         return clients.computeIfAbsent(c, Client::new);
@@ -177,7 +172,7 @@ final class NamingRequests implements AutoCloseable {
                 // one instance per service and connection, as Nacos keeps them: a second replaces the first
                 Map<InstanceAddress, Instance> replaced = hold(client, service, List.of(instance));
                 yield naming.registerHeld(service, instance)
-                        .thenCompose(v -> deregisterAll(service, replaced.values()))
+                        .thenCompose(v -> releaseAll(service, replaced.values()))
                         .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
             }
             case "deregisterInstance" -> {
@@ -217,7 +212,7 @@ final class NamingRequests implements AutoCloseable {
                 CompletableFuture<?>[] registered = instances.stream()
                         .map(i -> naming.registerHeld(service, i))
                         .toArray(CompletableFuture[]::new);
-                done = CompletableFuture.allOf(registered).thenCompose(v -> deregisterAll(service, dropped.values()));
+                done = CompletableFuture.allOf(registered).thenCompose(v -> releaseAll(service, dropped.values()));
             }
             case "batchDeregisterInstance" -> {
                 for (Instance i : instances) {
@@ -330,7 +325,7 @@ final class NamingRequests implements AutoCloseable {
             }
             Map<InstanceAddress, Held> now = new LinkedHashMap<>();
             for (Instance i : instances) {
-                now.put(i.address(), new Held(i));
+                now.put(i.address(), new Held(i, System.nanoTime()));
                 holders.computeIfAbsent(new HeldKey(service, i.address()), k -> ConcurrentHashMap.newKeySet())
                         .add(client);
             }
@@ -376,6 +371,13 @@ final class NamingRequests implements AutoCloseable {
                 .toArray(CompletableFuture[]::new));
     }
 
+    /** Lets go of instances this node held: each goes unless its client registered it again elsewhere. */
+    private CompletableFuture<Void> releaseAll(ServiceKey service, java.util.Collection<Instance> instances) {
+        return CompletableFuture.allOf(instances.stream()
+                .map(i -> naming.releaseHeld(service, i.address()))
+                .toArray(CompletableFuture[]::new));
+    }
+
     private void unsubscribe(Client client, ServiceKey service) {
         subscribers.computeIfPresent(service, (k, subs) -> {
             subs.remove(client);
@@ -385,10 +387,10 @@ final class NamingRequests implements AutoCloseable {
     }
 
     /**
-     * The connection closed: its subscriptions are dropped and its instances deregistered, unless
-     * the server sent its client elsewhere. That client registers them again on another node, and
-     * a late deregistration from here must not undo that: they are left to the expiry of instances
-     * whose holder is gone.
+     * The connection closed: its subscriptions are dropped and its instances let go of, unless the
+     * server sent its client elsewhere: that client registers them again on another node, and a
+     * release from here before that would make them vanish and come back. The reconcile pass lets
+     * go of any the client did not take elsewhere.
      */
     private void closed(Connection connection) {
         Client client = clients.remove(connection);
@@ -411,48 +413,70 @@ final class NamingRequests implements AutoCloseable {
         if (connection.sentElsewhere()) {
             return;
         }
-        instances.forEach((service, gone) -> deregisterAll(service, gone).whenComplete((v, e) -> {
+        instances.forEach((service, gone) -> releaseAll(service, gone).whenComplete((v, e) -> {
             if (e != null) {
-                LOG.warn("deregistering the instances of closed {} in {} failed", connection, service, e);
+                LOG.warn(
+                        "removing the instances of closed {} in {} failed; the next reconcile retries",
+                        connection,
+                        service,
+                        e);
             }
         }));
     }
 
-    /** Beats every held instance whose interval is up; one the registry lost is registered again. */
-    private void beatDue() {
-        long now = System.currentTimeMillis();
-        for (Client client : clients.values()) {
-            List<Map.Entry<ServiceKey, Instance>> due = new ArrayList<>();
-            synchronized (client) {
-                client.instances.forEach((service, held) -> held.values().forEach(h -> {
-                    if (h.nextBeat <= now) {
-                        h.nextBeat = now + h.instance.heartbeat().intervalMs();
-                        due.add(Map.entry(service, h.instance));
-                    }
-                }));
+    /**
+     * Makes the registry agree with the connections. An instance a connection has held here for a
+     * pass or more that this node's replica does not know (lost to a failed write, removed across
+     * a partition) is registered again; one it knows as held here that no connection holds on two
+     * passes in a row (a closed connection whose client did not come back, a release that failed,
+     * an earlier run of this node) is let go of. An instance another node holds is left alone:
+     * its client registered it there.
+     */
+    private void reconcile() {
+        try {
+            Set<HeldKey> unheld = new java.util.HashSet<>();
+            naming.heldHere()
+                    .forEach((service, addresses) -> addresses.forEach(address -> {
+                        HeldKey key = new HeldKey(service, address);
+                        if (!holders.containsKey(key)) {
+                            unheld.add(key);
+                        }
+                    }));
+            for (HeldKey key : unheld) {
+                if (unheldLastPass.contains(key)) {
+                    naming.releaseHeld(key.service(), key.address())
+                            .whenComplete((v, e) -> logFailure("releasing", key, e));
+                }
             }
-            for (Map.Entry<ServiceKey, Instance> e : due) {
-                ServiceKey service = e.getKey();
-                Instance i = e.getValue();
-                naming.beatAsync(service, i.cluster(), i.ip(), i.port(), Optional.empty())
-                        .thenCompose(
-                                result -> result.status() == BeatResult.Status.UNKNOWN && stillHeld(client, service, i)
-                                        ? naming.registerHeld(service, i)
-                                        : CompletableFuture.completedFuture(null))
-                        .whenComplete((v, err) -> {
-                            if (err != null) {
-                                LOG.debug(
-                                        "keeping {} alive in {} failed; next beat retries", i.address(), service, err);
-                            }
-                        });
+            unheldLastPass = unheld;
+            long settled = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(RECONCILE_MS);
+            for (Client client : clients.values()) {
+                List<Map.Entry<ServiceKey, Instance>> missing = new ArrayList<>();
+                synchronized (client) {
+                    // a younger registration may not have reached this node's replica yet
+                    client.instances.forEach((service, held) -> held.values().forEach(h -> {
+                        Instance i = h.instance();
+                        if (h.sinceNanos() - settled < 0
+                                && naming.instance(service, i.cluster(), i.ip(), i.port())
+                                        .isEmpty()) {
+                            missing.add(Map.entry(service, i));
+                        }
+                    }));
+                }
+                for (Map.Entry<ServiceKey, Instance> e : missing) {
+                    HeldKey key = new HeldKey(e.getKey(), e.getValue().address());
+                    naming.registerHeld(e.getKey(), e.getValue())
+                            .whenComplete((v, err) -> logFailure("registering again", key, err));
+                }
             }
+        } catch (RuntimeException e) {
+            LOG.warn("reconciling the connections' instances failed; the next pass retries", e);
         }
     }
 
-    private static boolean stillHeld(Client client, ServiceKey service, Instance i) {
-        synchronized (client) {
-            Map<InstanceAddress, Held> held = client.instances.get(service);
-            return !client.closed && held != null && held.containsKey(i.address());
+    private static void logFailure(String what, HeldKey key, Throwable error) {
+        if (error != null) {
+            LOG.debug("{} {} in {} failed; the next pass retries", what, key.address(), key.service(), error);
         }
     }
 

@@ -5,13 +5,15 @@ import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.NotFoundException;
 
 /**
  * The gRPC connections of this node, at Nacos's paths for them: list them, and send clients to
  * other servers (a loaded node, a node about to be drained). {@code reloadCurrent} keeps at most
- * {@code count} connections here and sends the rest elsewhere with {@code ConnectResetRequest}: to
- * {@code redirectAddress} (another server's HTTP {@code host:port}) if given, else each to another
- * of the servers its client was given. Nacos serves both as GET; POST is taken too.
+ * {@code count} connections here and sends the rest elsewhere with {@code ConnectResetRequest};
+ * {@code reloadClient} sends the one with {@code connectionId}. Each goes to {@code
+ * redirectAddress} (another server's HTTP {@code host:port}) if given, else to another of the
+ * servers its client was given. Nacos serves them as GET; POST is taken too.
  */
 final class ConnectionRoutes {
     private ConnectionRoutes() {}
@@ -20,23 +22,40 @@ final class ConnectionRoutes {
         app.get("/nacos/v2/core/loader/current", ctx -> ctx.json(grpc.describeConnections()));
         Handler reload = ctx -> {
             int count = count(ctx);
-            String redirect = Params.get(ctx, "redirectAddress");
-            if (redirect == null || redirect.isBlank()) {
-                grpc.shed(count, null, 0);
-            } else {
-                int colon = redirect.lastIndexOf(':');
-                int port = colon > 0 ? port(redirect.substring(colon + 1)) : -1;
-                if (port < 1) {
-                    throw new InvalidRequestException(
-                            "redirectAddress",
-                            "must be another server's HTTP address host:port, not '" + redirect + "'");
-                }
-                grpc.shed(count, redirect.substring(0, colon), port);
-            }
+            GrpcApi.Redirect redirect = redirect(ctx);
+            grpc.shed(count, redirect);
             ctx.result("success");
         };
         app.get("/nacos/v2/core/loader/reloadCurrent", reload);
         app.post("/nacos/v2/core/loader/reloadCurrent", reload);
+        Handler reloadOne = ctx -> {
+            String id = Params.get(ctx, "connectionId");
+            if (id == null || id.isBlank()) {
+                throw InvalidRequestException.missing("connectionId");
+            }
+            GrpcApi.Redirect redirect = redirect(ctx);
+            if (!grpc.sendElsewhere(id, redirect)) {
+                throw new NotFoundException("connectionId", "no connection " + id + " is set up here");
+            }
+            ctx.result("success");
+        };
+        app.get("/nacos/v2/core/loader/reloadClient", reloadOne);
+        app.post("/nacos/v2/core/loader/reloadClient", reloadOne);
+    }
+
+    /** {@code redirectAddress}, or null when absent: where clients are sent rather than to a server they know. */
+    private static GrpcApi.Redirect redirect(Context ctx) {
+        String redirect = Params.get(ctx, "redirectAddress");
+        if (redirect == null || redirect.isBlank()) {
+            return null;
+        }
+        int colon = redirect.lastIndexOf(':');
+        int port = colon > 0 ? port(redirect.substring(colon + 1)) : -1;
+        if (port < 1) {
+            throw new InvalidRequestException(
+                    "redirectAddress", "must be another server's HTTP address host:port, not '" + redirect + "'");
+        }
+        return new GrpcApi.Redirect(redirect.substring(0, colon), port);
     }
 
     private static int count(Context ctx) {

@@ -219,13 +219,7 @@ class GrpcApiTest {
                     "{\"serviceName\":\"counted\",\"type\":\"registerInstance\","
                             + "\"instance\":{\"ip\":\"127.0.0.82\",\"port\":82}}");
             c.answer(c.awaitPushed("NotifySubscriberRequest", 10), "NotifySubscriberResponse");
-            String metrics = java.net.http.HttpClient.newHttpClient()
-                    .send(
-                            java.net.http.HttpRequest.newBuilder(
-                                            java.net.URI.create("http://127.0.0.1:" + httpPort + "/metrics"))
-                                    .build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString())
-                    .body();
+            String metrics = httpGet("/metrics").body();
             for (String series : List.of(
                     "lodestar_grpc_requests_seconds_count{outcome=\"ok\",type=\"SubscribeServiceRequest\"}",
                     "lodestar_grpc_requests_seconds_count{outcome=\"302\",type=\"other\"}",
@@ -247,6 +241,91 @@ class GrpcApiTest {
             assertEquals(1, hosts("bound"));
         }
         Await.until(Duration.ofSeconds(5), "deregistered when its connection closed", () -> hosts("bound") == 0);
+    }
+
+    @Test
+    void aConnectionsInstanceNeedsNoBeatsAndIsRegisteredAgainIfTheRegistryLosesIt() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            String instance = "{\"ip\":\"127.0.0.93\",\"port\":93,\"metadata\":{"
+                    + "\"preserved.heart.beat.interval\":\"500\",\"preserved.heart.beat.timeout\":\"1000\","
+                    + "\"preserved.ip.delete.timeout\":\"1000\"}}";
+            c.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"leased\",\"type\":\"registerInstance\",\"instance\":" + instance + "}");
+            Await.holdsFor(
+                    Duration.ofSeconds(3),
+                    "listed and healthy past its timeouts without a beat: the connection is its lease",
+                    () -> healthyHosts("leased") == 1);
+            bystander.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"leased\",\"type\":\"deregisterInstance\",\"instance\":" + instance + "}");
+            assertEquals(0, hosts("leased"), "removed by another client");
+            Await.until(
+                    Duration.ofSeconds(15),
+                    "registered again for the connection that still holds it",
+                    () -> healthyHosts("leased") == 1);
+        }
+    }
+
+    @Test
+    void aClientSentElsewhereThatDoesNotComeBackLosesItsInstance() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            c.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"sent-away\",\"type\":\"registerInstance\","
+                            + "\"instance\":{\"ip\":\"127.0.0.94\",\"port\":94}}");
+            String id = c.request("ServerCheckRequest", "{}")
+                    .body()
+                    .path("connectionId")
+                    .asText();
+            assertEquals(
+                    200,
+                    httpGet("/nacos/v2/core/loader/reloadClient?connectionId=" + id)
+                            .statusCode());
+            assertNotNull(c.awaitPushed("ConnectResetRequest", 5), "the client is told to go elsewhere");
+            Await.until(Duration.ofSeconds(10), "the connection closed", () -> !c.streamEnd.isEmpty());
+            Await.holdsFor(
+                    Duration.ofSeconds(3),
+                    "kept a while for the client to register it elsewhere",
+                    () -> hosts("sent-away") == 1);
+            Await.until(Duration.ofSeconds(20), "let go of, as no connection holds it", () -> hosts("sent-away") == 0);
+        }
+    }
+
+    @Test
+    void reloadClientNamesAMissingOrUnknownConnection() throws Exception {
+        var missing = httpGet("/nacos/v2/core/loader/reloadClient");
+        assertEquals(400, missing.statusCode());
+        assertTrue(missing.body().contains("connectionId"), missing.body());
+        var unknown = httpGet("/nacos/v2/core/loader/reloadClient?connectionId=nobody");
+        assertEquals(404, unknown.statusCode());
+        assertTrue(unknown.body().contains("nobody"), unknown.body());
+        var badRedirect = httpGet("/nacos/v2/core/loader/reloadClient?connectionId=nobody&redirectAddress=x");
+        assertEquals(400, badRedirect.statusCode());
+        assertTrue(badRedirect.body().contains("redirectAddress"), badRedirect.body());
+    }
+
+    private java.net.http.HttpResponse<String> httpGet(String pathAndQuery) throws Exception {
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create("http://127.0.0.1:" + httpPort + pathAndQuery))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int healthyHosts(String service) {
+        int n = 0;
+        for (var host : bystander
+                .request("ServiceQueryRequest", "{\"serviceName\":\"" + service + "\"}")
+                .body()
+                .path("serviceInfo")
+                .path("hosts")) {
+            n += host.path("healthy").asBoolean() ? 1 : 0;
+        }
+        return n;
     }
 
     private int hosts(String service) {

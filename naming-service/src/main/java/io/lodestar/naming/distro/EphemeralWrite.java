@@ -18,7 +18,8 @@ public sealed interface EphemeralWrite {
     /** {@code holder}: the member that beats the instance for its client's connection, or null (see {@code Mutation.Register}). */
     record Register(ServiceKey service, Instance instance, String holder) implements EphemeralWrite {}
 
-    record Deregister(ServiceKey service, InstanceAddress address) implements EphemeralWrite {}
+    /** {@code ifHeldBy}: remove only while that member holds the instance, or null (see {@code Mutation.Deregister}). */
+    record Deregister(ServiceKey service, InstanceAddress address, String ifHeldBy) implements EphemeralWrite {}
 
     record Update(ServiceKey service, Instance instance) implements EphemeralWrite {}
 
@@ -36,6 +37,7 @@ public sealed interface EphemeralWrite {
             out.writeByte(2);
             DistroCodec.writeKey(out, d.service());
             DistroCodec.writeAddress(out, d.address());
+            Fields.writeOptional(out, d.ifHeldBy());
         } else if (w instanceof Update u) {
             out.writeByte(3);
             DistroCodec.writeKey(out, u.service());
@@ -57,7 +59,7 @@ public sealed interface EphemeralWrite {
         byte op = in.readByte();
         return switch (op) {
             case 1 -> new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in), Fields.readOptional(in));
-            case 2 -> new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in));
+            case 2 -> new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in), Fields.readOptional(in));
             case 3 -> new Update(DistroCodec.readKey(in), DistroCodec.readInstance(in));
             case 4 -> new Patch(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readPatch(in));
             case 5 -> new Beat(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readBeat(in));

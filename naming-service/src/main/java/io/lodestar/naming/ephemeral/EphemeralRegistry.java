@@ -4,7 +4,9 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -122,6 +124,21 @@ public final class EphemeralRegistry {
             return e;
         });
         return Optional.ofNullable(found[0]);
+    }
+
+    /** The instances {@code member} holds, by service: a pass over every service, each read under its lock. */
+    public Map<ServiceKey, Set<InstanceAddress>> heldBy(String member) {
+        Map<ServiceKey, Set<InstanceAddress>> out = new HashMap<>();
+        for (ServiceKey service : services.keySet()) {
+            services.computeIfPresent(service, (key, e) -> {
+                List<InstanceAddress> held = e.heldByLocked(member);
+                if (!held.isEmpty()) {
+                    out.put(key, Set.copyOf(held));
+                }
+                return e;
+            });
+        }
+        return out;
     }
 
     /** True while the registry knows the service, with or without instances. */

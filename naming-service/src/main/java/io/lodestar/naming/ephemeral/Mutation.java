@@ -40,8 +40,17 @@ public sealed interface Mutation {
         }
     }
 
-    /** Removes the instance at the address. */
-    record Deregister(InstanceAddress address) implements Mutation {}
+    /**
+     * Removes the instance at the address; if {@code ifHeldBy} is not null, only while that member
+     * holds it (a member letting go of an instance must not remove it once its client registered
+     * it again through another member).
+     */
+    record Deregister(InstanceAddress address, String ifHeldBy) implements Mutation {
+        /** Removes the instance whoever holds it. */
+        public Deregister(InstanceAddress address) {
+            this(address, null);
+        }
+    }
 
     /** Refreshes the instance's last beat, and makes it healthy again if it was not. */
     record Beat(InstanceAddress address) implements Mutation {}
@@ -50,10 +59,11 @@ public sealed interface Mutation {
     record Modify(InstanceAddress address, UnaryOperator<Instance> change) implements Mutation {}
 
     /**
-     * One expiry pass: marks silent instances unhealthy, removes long-silent ones. An instance whose
-     * holder is no longer among the {@code liveMembers} is removed once it has been silent for its
-     * heartbeat timeout, not its delete timeout: its client is either gone with the holder or has
-     * registered it again through another member by then (which makes that member its holder).
+     * One expiry pass: marks silent instances unhealthy, removes long-silent ones. A held instance
+     * lives while its holder is among the {@code liveMembers} (the holder's liveness is its lease,
+     * renewed by every pass); once the holder is not, it is removed after its heartbeat timeout, not
+     * its delete timeout: its client is either gone with the holder or has registered it again
+     * through another member by then (which makes that member its holder).
      */
     record Expire(Predicate<String> liveMembers) implements Mutation {
         /** A pass that takes every holder for alive (a registry on its own). */

@@ -20,9 +20,8 @@ import java.util.function.Predicate;
  * empty list (keeping the last list through an outage is the client's choice, Nacos's
  * {@code namingPushEmptyProtection}).
  *
- * <p>An instance <b>held</b> for a gRPC client's connection is beaten by its holder on the same
- * contract; once the holder is no longer a live member, the instance goes after its beat timeout
- * (see {@link Mutation.Expire}).
+ * <p>An instance <b>held</b> for a gRPC client's connection lives while its holder is a live
+ * member, and goes after its beat timeout once the holder is not (see {@link Mutation.Expire}).
  */
 final class MutationApplier {
     /**
@@ -43,7 +42,7 @@ final class MutationApplier {
         if (m instanceof Mutation.Register r) {
             out = register(e, r.instance(), r.holder(), now);
         } else if (m instanceof Mutation.Deregister d) {
-            out = deregister(e, d.address(), now);
+            out = deregister(e, d.address(), d.ifHeldBy(), now);
         } else if (m instanceof Mutation.Beat b) {
             out = beat(e, b.address(), now);
         } else if (m instanceof Mutation.Modify mod) {
@@ -87,11 +86,15 @@ final class MutationApplier {
         return Outcome.CHANGED;
     }
 
-    private Outcome deregister(ServiceEntry e, InstanceAddress address, long now) {
-        ServiceEntry.Slot removed = e.instances.remove(address);
-        if (removed == null) {
+    private Outcome deregister(ServiceEntry e, InstanceAddress address, String ifHeldBy, long now) {
+        ServiceEntry.Slot slot = e.instances.get(address);
+        if (slot == null) {
             return Outcome.NOT_FOUND;
         }
+        if (ifHeldBy != null && !ifHeldBy.equals(slot.holder)) {
+            return Outcome.UNCHANGED;
+        }
+        e.instances.remove(address);
         remember(e, address, versions.next(), now);
         if (e.instances.isEmpty()) {
             e.emptySince = now;
@@ -141,9 +144,14 @@ final class MutationApplier {
             ServiceEntry.Slot slot = entry.getValue();
             Instance instance = slot.instance;
             HeartbeatSettings hb = instance.heartbeat();
+            if (slot.holder != null && liveMembers.test(slot.holder)) {
+                slot.lastBeat = now; // the holder's lease
+                continue;
+            }
             long silentMs = now - slot.lastBeat;
-            boolean holderGone = slot.holder != null && !liveMembers.test(slot.holder);
-            if (silentMs > hb.deleteTimeoutMs() || (holderGone && silentMs > hb.timeoutMs())) {
+            // with its holder gone, a held instance waits its beat timeout only: time for its client's redo
+            long removeAfter = slot.holder == null ? hb.deleteTimeoutMs() : hb.timeoutMs();
+            if (silentMs > removeAfter) {
                 it.remove();
                 remember(e, entry.getKey(), versions.next(), now);
                 removedAny = true;

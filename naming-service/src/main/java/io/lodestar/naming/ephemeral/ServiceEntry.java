@@ -71,6 +71,17 @@ final class ServiceEntry {
         return slot == null ? null : slot.instance;
     }
 
+    /** The addresses of the instances {@code member} holds; only while the registry holds this entry's lock. */
+    List<InstanceAddress> heldByLocked(String member) {
+        List<InstanceAddress> out = new ArrayList<>();
+        instances.forEach((address, slot) -> {
+            if (member.equals(slot.holder)) {
+                out.add(address);
+            }
+        });
+        return out;
+    }
+
     /** This entry as replication ships it; only while the registry holds this entry's lock. */
     ServiceCopy copyLocked() {
         List<ServiceCopy.Entry> entries = new ArrayList<>(instances.size() + (removed == null ? 0 : removed.size()));

@@ -578,7 +578,7 @@ class DistroClusterTest {
             CompletionException failed = assertThrows(
                     CompletionException.class,
                     () -> node.write(new EphemeralWrite.Deregister(
-                                    owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080)))
+                                    owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080), null))
                             .join());
             assertTrue(failed.getCause() instanceof StoreUnavailableException, String.valueOf(failed.getCause()));
             assertFalse(starting.contains(owned), "nothing was applied to the partial copy");
@@ -592,7 +592,7 @@ class DistroClusterTest {
                     List.of("127.0.5.1"),
                     starting.instances(owned).stream().map(Instance::ip).toList());
             // now whole, it owns the service and applies its writes
-            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080)))
+            node.write(new EphemeralWrite.Deregister(owned, new InstanceAddress("DEFAULT", "127.0.5.1", 8080), null))
                     .join();
             assertEquals(List.of(), starting.instances(owned));
         }

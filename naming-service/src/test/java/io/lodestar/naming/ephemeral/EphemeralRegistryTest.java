@@ -88,22 +88,38 @@ class EphemeralRegistryTest {
     }
 
     @Test
-    void anInstanceWhoseHolderIsGoneIsRemovedAfterItsBeatTimeoutNotItsDeleteTimeout() {
+    void aHeldInstanceLivesWithoutBeatsWhileItsHolderLivesAndGoesAfterItsBeatTimeoutOnceItDoesNot() {
         registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-a:7000"));
         registry.apply(SVC, new Mutation.Register(instance("127.0.0.2"), "node-b:7000"));
         register("127.0.0.3"); // its client beats it: no holder
-        Mutation.Expire nodeAGone = new Mutation.Expire(member -> !member.equals("node-a:7000"));
+        clock.advanceMillis(HeartbeatSettings.DEFAULT_DELETE_TIMEOUT_MS);
+        registry.apply(SVC, new Mutation.Expire(member -> true));
+        assertEquals(3, registry.instances(SVC).size());
+        assertTrue(registry.instance(SVC, at("127.0.0.1")).orElseThrow().healthy(), "the holder's lease");
+        assertFalse(registry.instance(SVC, at("127.0.0.3")).orElseThrow().healthy(), "no beats, no holder");
 
+        Mutation.Expire nodeAGone = new Mutation.Expire(member -> !member.equals("node-a:7000"));
         clock.advanceMillis(HeartbeatSettings.DEFAULT_TIMEOUT_MS);
         registry.apply(SVC, nodeAGone);
-        assertEquals(3, registry.instances(SVC).size(), "exactly at the beat timeout it stays");
+        assertTrue(registry.instance(SVC, at("127.0.0.1")).isPresent(), "exactly at the beat timeout it stays");
         clock.advanceMillis(1);
         registry.apply(SVC, nodeAGone);
         assertEquals(
-                Set.of("127.0.0.2", "127.0.0.3"),
+                Set.of("127.0.0.2"),
                 registry.instances(SVC).stream().map(Instance::ip).collect(java.util.stream.Collectors.toSet()),
-                "only the instance held by the gone member goes; the others turn unhealthy");
-        assertTrue(registry.instances(SVC).stream().noneMatch(Instance::healthy));
+                "the instance of the gone holder went, the beaten one on its delete timeout");
+    }
+
+    @Test
+    void aHolderLettingGoRemovesOnlyWhatItStillHolds() {
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-a:7000"));
+        registry.apply(SVC, new Mutation.Register(instance("127.0.0.1"), "node-b:7000")); // the client's redo
+        assertEquals(Outcome.UNCHANGED, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"), "node-a:7000")));
+        assertTrue(registry.instance(SVC, at("127.0.0.1")).isPresent());
+        assertEquals(Map.of(SVC, Set.of(at("127.0.0.1"))), registry.heldBy("node-b:7000"));
+        assertEquals(Map.of(), registry.heldBy("node-a:7000"));
+        assertEquals(Outcome.CHANGED, registry.apply(SVC, new Mutation.Deregister(at("127.0.0.1"), "node-b:7000")));
+        assertTrue(registry.instance(SVC, at("127.0.0.1")).isEmpty());
     }
 
     @Test
