@@ -3,7 +3,8 @@
 # instance and one config listener (it-tests/nacos-client-v2/bench/java/.../ConnectionsBench.java):
 # whether they all stay up through the server's idle checks, and what each costs the server's heap.
 # The heap is read after a full collection (jcmd GC.run) before the connections and again while
-# they are held, idle, past two client-detection rounds.
+# they are held, idle, past two client-detection rounds; the server's CPU time is read across that
+# idle hold (what keeping idle connections and their instances alive costs).
 set -euo pipefail
 
 usage() {
@@ -61,6 +62,7 @@ heap_kib() { # used heap after a full collection
     jcmd "$jvm" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); print v; exit } }'
 }
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$jvm/status"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$jvm/stat"; } # user + system, in clock ticks
 metric() { curl -s http://127.0.0.1:8848/metrics | awk -v m="$1" '$1 == m { print $2 }'; }
 
 before_heap=$(heap_kib) before_rss=$(rss_kib)
@@ -70,7 +72,9 @@ java -Xmx1g -Dlogback.configurationFile="$root/it-tests/nacos-client-v2/src/test
 client=$!
 for _ in $(seq 1800); do grep -q '^setup_s' "$work/client.out" && break; sleep 0.5; done
 cat "$work/client.out"
+idle_from=$(cpu_ticks)
 sleep "$hold"
+idle_ticks=$(( $(cpu_ticks) - idle_from ))
 after_heap=$(heap_kib) after_rss=$(rss_kib)
 instances=$(curl -s 'http://127.0.0.1:8848/nacos/v1/ns/instance/list?serviceName=conn-bench&healthyOnly=true' \
     | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["hosts"]))')
@@ -81,3 +85,4 @@ echo "heap_after_kib $after_heap"
 echo "heap_per_connection_bytes $(( (after_heap - before_heap) * 1024 / count ))"
 echo "rss_before_mib $(( before_rss / 1024 ))"
 echo "rss_after_mib $(( after_rss / 1024 ))"
+echo "server_cpu_while_idle_pct $(awk -v t="$idle_ticks" -v hz="$(getconf CLK_TCK)" -v s="$hold" 'BEGIN { printf "%.1f", 100 * t / hz / s }')"
