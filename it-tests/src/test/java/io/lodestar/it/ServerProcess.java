@@ -102,9 +102,10 @@ final class ServerProcess {
                 "--raft-port",
                 String.valueOf(raftPort),
                 "--data-dir",
-                dataDir.toString(),
-                "--auth",
-                "off"));
+                dataDir.toString()));
+        if (!extraArgs.contains("--auth")) {
+            cmd.addAll(List.of("--auth", "off"));
+        }
         if (!extraArgs.contains("--dns-port")) {
             cmd.addAll(List.of("--dns-port", "0")); // several nodes share this host: any free port
         }

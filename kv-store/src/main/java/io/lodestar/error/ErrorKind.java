@@ -12,6 +12,8 @@ public enum ErrorKind {
     MISSING,
     /** Well-formed, but the current state refuses it (a service that exists, one still in use); nothing was written. */
     REFUSED,
+    /** The caller did not prove who it is (no token, a bad or expired one, a failed login). Log in again. */
+    UNAUTHENTICATED,
     /** The resource the request names does not exist. */
     NOT_FOUND,
     /** A compare-and-set lost: the resource changed since the caller read it, or still holds what it must not; nothing was written. */

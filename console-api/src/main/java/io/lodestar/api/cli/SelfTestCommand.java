@@ -60,7 +60,8 @@ public final class SelfTestCommand implements Callable<Integer> {
                 KvStoreConfig.DEFAULT_SNAPSHOT_BYTES,
                 0,
                 0,
-                ProbeScope.parse("127.0.0.0/8")); // a self-test dials nothing beyond this machine
+                ProbeScope.parse("127.0.0.0/8"), // a self-test dials nothing beyond this machine
+                false); // its own throw-away node, on loopback
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {

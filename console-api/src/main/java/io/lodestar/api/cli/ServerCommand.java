@@ -162,10 +162,6 @@ public final class ServerCommand implements Callable<Integer> {
     }
 
     private ServerSettings settings() {
-        if (auth == Switch.on) {
-            throw usage("--auth on is not available yet: authentication arrives with the security work. "
-                    + "Start with --auth off.");
-        }
         checkPort("--port", port);
         checkPort("--raft-port", raftPort);
         int grpc = grpcPort == null ? port + 1000 : grpcPort;
@@ -240,7 +236,8 @@ public final class ServerCommand implements Callable<Integer> {
                 snapshotSize,
                 size("--disk-reserve", diskReserve),
                 dnsPort,
-                probeScope);
+                probeScope,
+                auth == Switch.on);
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */

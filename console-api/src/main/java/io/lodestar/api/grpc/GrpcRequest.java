@@ -49,6 +49,16 @@ final class GrpcRequest implements CheckedRequest {
         return connection.remoteIp();
     }
 
+    @Override
+    public String operation() {
+        return type;
+    }
+
+    @Override
+    public String param(String name) {
+        return null;
+    }
+
     /** The string field {@code name}, or null when absent or null. */
     String text(String name) {
         return text(body, name);

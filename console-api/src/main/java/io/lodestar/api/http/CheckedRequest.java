@@ -7,4 +7,10 @@ public interface CheckedRequest {
 
     /** The connection's peer address, from the socket (never from a header). */
     String remoteAddr();
+
+    /** What the request asks for: the HTTP request path as sent (not decoded), or the gRPC request type. */
+    String operation();
+
+    /** The query or form parameter {@code name} over HTTP; null when absent, and always over gRPC. */
+    String param(String name);
 }

@@ -25,6 +25,8 @@ public final class ErrorMapping {
     /** Nacos 2's codes (its {@code ErrorCode}) for the v2 answers. */
     static final int V2_PARAMETER_MISSING = 10000;
 
+    static final int V2_ACCESS_DENIED = 10001;
+
     static final int V2_PARAMETER_VALIDATE_ERROR = 20002;
     static final int V2_RESOURCE_NOT_FOUND = 20004;
     static final int V2_RESOURCE_CONFLICT = 20005;
@@ -32,6 +34,8 @@ public final class ErrorMapping {
 
     /** Nacos's gRPC error codes ({@code NacosException}) for an {@code ErrorResponse} or a typed failure. */
     static final int GRPC_INVALID_PARAM = 400;
+    /** Nacos's NO_RIGHT: the client logs in again. */
+    static final int GRPC_NO_RIGHT = 403;
 
     static final int GRPC_NOT_FOUND = 404;
     static final int GRPC_CONFLICT = 409;
@@ -62,6 +66,8 @@ public final class ErrorMapping {
                             V2_PARAMETER_VALIDATE_ERROR,
                             "parameter validate error",
                             GRPC_INVALID_PARAM),
+            // Nacos answers a missing, bad or expired token and a failed login with 403
+            ErrorKind.UNAUTHENTICATED, new Row(403, m -> m, V2_ACCESS_DENIED, "access denied", GRPC_NO_RIGHT),
             // as Nacos's "config data not exist" + newline
             ErrorKind.NOT_FOUND,
                     new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found", GRPC_NOT_FOUND),

@@ -13,6 +13,11 @@ public interface Exchange extends CheckedRequest {
     /** The form's and the query's parameters. */
     Params params();
 
+    @Override
+    default String param(String name) {
+        return params().get(name);
+    }
+
     /** Sets a header of the answer; call before answering. */
     Exchange answerHeader(String name, String value);
 

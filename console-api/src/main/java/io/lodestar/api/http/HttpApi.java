@@ -1,6 +1,7 @@
 package io.lodestar.api.http;
 
 import io.javalin.Javalin;
+import io.lodestar.api.auth.Auth;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.push.PushRoutes;
@@ -10,6 +11,7 @@ import io.lodestar.api.v1.ConfigTransferRoutes;
 import io.lodestar.api.v1.HistoryRoutes;
 import io.lodestar.api.v1.ListenerRoutes;
 import io.lodestar.api.v1.NamespaceRoutes;
+import io.lodestar.api.v1.auth.AuthRoutes;
 import io.lodestar.api.v1.naming.ClusterRoutes;
 import io.lodestar.api.v1.naming.InstanceRoutes;
 import io.lodestar.api.v1.naming.NamingHealthRoutes;
@@ -72,7 +74,8 @@ public final class HttpApi {
             UdpPusher udp,
             NodeReadiness readiness,
             Metrics metrics,
-            GrpcApi grpc) {} // null when gRPC is off
+            GrpcApi grpc, // null when gRPC is off
+            Auth auth) {}
 
     /**
      * The server, not started, listening on {@code host:port} once started. Every request passes
@@ -122,6 +125,8 @@ public final class HttpApi {
         });
         ErrorMapping.install(app);
         app.before(ctx -> checks.check(JavalinExchange.of(ctx)));
+        app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.of(ctx)));
+        AuthRoutes.install(app, s.auth());
         HealthRoutes.install(app, s.store(), s.readiness());
         MembershipRoutes.install(app, s.store());
         metrics.install(app);

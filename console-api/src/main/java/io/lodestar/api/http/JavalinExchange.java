@@ -36,6 +36,11 @@ public final class JavalinExchange implements Exchange {
     }
 
     @Override
+    public String operation() {
+        return ctx.req().getRequestURI();
+    }
+
+    @Override
     public Exchange answerHeader(String name, String value) {
         ctx.header(name, value);
         return this;

@@ -53,6 +53,11 @@ public final class ServletExchange implements Exchange {
     }
 
     @Override
+    public String operation() {
+        return req.getRequestURI();
+    }
+
+    @Override
     public Exchange answerHeader(String name, String value) {
         resp.setHeader(name, value);
         return this;

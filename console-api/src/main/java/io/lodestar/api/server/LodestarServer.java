@@ -1,6 +1,8 @@
 package io.lodestar.api.server;
 
 import io.javalin.Javalin;
+import io.lodestar.api.auth.Auth;
+import io.lodestar.api.auth.AuthKeyspaces;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.http.HttpApi;
 import io.lodestar.api.http.NodeReadiness;
@@ -54,8 +56,8 @@ public final class LodestarServer implements AutoCloseable {
     private final Naming naming;
     private final Javalin http;
     private final GrpcApi grpc; // null when off
-    /** The housekeeping passes that act on the leader only: retention, the public alias migration. */
-    private final List<AutoCloseable> leaderJobs;
+    /** Background jobs stopped with the server: retention, the public alias migration, auth set-up. */
+    private final List<AutoCloseable> backgroundJobs;
 
     private final ScheduledExecutorService watcher;
     private RoleLine lastRole; // the watcher thread's own
@@ -150,14 +152,14 @@ public final class LodestarServer implements AutoCloseable {
             Naming naming,
             Javalin http,
             GrpcApi grpc,
-            List<AutoCloseable> leaderJobs) {
+            List<AutoCloseable> backgroundJobs) {
         this.store = store;
         this.listeners = listeners;
         this.push = push;
         this.naming = naming;
         this.http = http;
         this.grpc = grpc;
-        this.leaderJobs = leaderJobs;
+        this.backgroundJobs = backgroundJobs;
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "server-watcher");
             t.setDaemon(true);
@@ -174,6 +176,7 @@ public final class LodestarServer implements AutoCloseable {
     static LodestarServer start(ServerSettings s, RequestChecks checks) {
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
+        keyspaces.addAll(AuthKeyspaces.ALL);
         keyspaces.addAll(NamingKeyspaces.ALL);
         KvStoreConfig config = KvStoreConfig.of(
                         s.host(), s.raftPort(), s.peers(), s.dataDir(), secret, Set.copyOf(keyspaces))
@@ -182,6 +185,8 @@ public final class LodestarServer implements AutoCloseable {
                 .withSnapshotThresholds(s.snapshotEntries(), s.snapshotBytes())
                 .withDiskReserveBytes(s.diskReserveBytes());
         RaftKvStore store = RaftKvStore.start(config);
+        Auth auth = Auth.start(store, s.auth(), s.dataDir());
+        checks.add(auth.check());
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         NamespaceService namespaces = new NamespaceService(store);
         LongPollRegistry listeners = new LongPollRegistry(store, configs);
@@ -201,6 +206,7 @@ public final class LodestarServer implements AutoCloseable {
                         checks,
                         new GrpcApi.Services(store, configs, listeners, push, naming.service(), metrics));
             } catch (IOException | RuntimeException e) {
+                auth.close();
                 naming.close();
                 push.close();
                 listeners.close();
@@ -224,7 +230,8 @@ public final class LodestarServer implements AutoCloseable {
                 naming.udp(),
                 readiness,
                 metrics,
-                grpc);
+                grpc,
+                auth);
         Javalin http;
         try {
             http = HttpApi.create(services, checks, s.host(), s.httpPort());
@@ -233,6 +240,7 @@ public final class LodestarServer implements AutoCloseable {
             if (grpc != null) {
                 grpc.close();
             }
+            auth.close();
             naming.close();
             push.close();
             listeners.close();
@@ -256,11 +264,19 @@ public final class LodestarServer implements AutoCloseable {
                 s.dataDir(),
                 s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
                 s.probeScope());
-        List<AutoCloseable> leaderJobs = List.of(
+        if (!s.auth()) {
+            LOG.warn(
+                    "client authentication is OFF (--auth off): anyone who reaches {}:{} can read and change every"
+                            + " config and instance",
+                    s.host(),
+                    s.httpPort());
+        }
+        List<AutoCloseable> backgroundJobs = List.of(
                 new HistoryRetention(store, HistoryRetention.Settings.defaults(), java.time.Clock.systemUTC()).start(),
                 new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start(),
-                new PublicAliasMigration(store).start());
-        return new LodestarServer(store, listeners, push, naming, http, grpc, leaderJobs);
+                new PublicAliasMigration(store).start(),
+                auth);
+        return new LodestarServer(store, listeners, push, naming, http, grpc, backgroundJobs);
     }
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
@@ -306,7 +322,7 @@ public final class LodestarServer implements AutoCloseable {
         push.close(); // closes push connections with 1001, so their clients reconnect
         http.stop();
         naming.close();
-        for (AutoCloseable job : leaderJobs) {
+        for (AutoCloseable job : backgroundJobs) {
             try {
                 job.close();
             } catch (Exception e) {

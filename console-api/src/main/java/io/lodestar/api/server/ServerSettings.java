@@ -10,7 +10,7 @@ import java.util.List;
  * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); a client connecting
  * while {@code grpcMaxConnections} are set up is sent to another server (0: no limit). {@code dnsPort} 0 picks any
  * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
- * checks of persistent instances may connect to. A snapshot is taken every {@code
+ * checks of persistent instances may connect to; {@code auth} turns client authentication on. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
  * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
@@ -31,7 +31,8 @@ public record ServerSettings(
         long snapshotBytes,
         long diskReserveBytes,
         int dnsPort,
-        ProbeScope probeScope) {
+        ProbeScope probeScope,
+        boolean auth) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

@@ -10,6 +10,11 @@ public final class TestSettings {
     private TestSettings() {}
 
     public static ServerSettings standalone(Path dataDir, int httpPort, int grpcPort) {
+        return standalone(dataDir, httpPort, grpcPort, false);
+    }
+
+    /** As {@link #standalone(Path, int, int)}, with client authentication on or off. */
+    public static ServerSettings standalone(Path dataDir, int httpPort, int grpcPort, boolean auth) {
         return new ServerSettings(
                 "127.0.0.1",
                 httpPort,
@@ -24,6 +29,7 @@ public final class TestSettings {
                 64L << 20,
                 0,
                 -1,
-                ProbeScope.parse("127.0.0.0/8"));
+                ProbeScope.parse("127.0.0.0/8"),
+                auth);
     }
 }

@@ -25,15 +25,39 @@ final class OfficialClients implements AfterEachCallback {
     private final List<Open> open = new ArrayList<>();
 
     NamingService naming(String serverAddr) throws NacosException {
-        NamingService n = NacosFactory.createNamingService(props(serverAddr, null));
+        return naming(props(serverAddr, null));
+    }
+
+    /** A naming client that logs in as {@code username}. */
+    NamingService naming(String serverAddr, String username, String password) throws NacosException {
+        return naming(withLogin(props(serverAddr, null), username, password));
+    }
+
+    private NamingService naming(Properties props) throws NacosException {
+        NamingService n = NacosFactory.createNamingService(props);
         track(n, n::shutDown);
         return n;
     }
 
     ConfigService config(String serverAddr, String namespace) throws NacosException {
-        ConfigService c = NacosFactory.createConfigService(props(serverAddr, namespace));
+        return config(props(serverAddr, namespace));
+    }
+
+    /** A config client that logs in as {@code username}. */
+    ConfigService config(String serverAddr, String username, String password) throws NacosException {
+        return config(withLogin(props(serverAddr, null), username, password));
+    }
+
+    private ConfigService config(Properties props) throws NacosException {
+        ConfigService c = NacosFactory.createConfigService(props);
         track(c, c::shutDown);
         return c;
+    }
+
+    private static Properties withLogin(Properties props, String username, String password) {
+        props.put(PropertyKeyConst.USERNAME, username);
+        props.put(PropertyKeyConst.PASSWORD, password);
+        return props;
     }
 
     /** Shuts {@code client} down now, as an application stopping does. */

@@ -15,7 +15,7 @@ import java.util.Optional;
 public sealed interface EphemeralWrite {
     ServiceKey service();
 
-    /** {@code holder}: the member that beats the instance for its client's connection, or null (see {@code Mutation.Register}). */
+    /** {@code holder}: the member holding the instance for its client's connection, or null (see {@code Mutation.Register}). */
     record Register(ServiceKey service, Instance instance, String holder) implements EphemeralWrite {}
 
     /** {@code ifHeldBy}: remove only while that member holds the instance, or null (see {@code Mutation.Deregister}). */

@@ -19,7 +19,7 @@ public sealed interface Mutation {
 
     /**
      * Adds the instance or replaces the one at its address; counts as a beat. {@code holder} is the
-     * member that beats the instance for its client's connection (a gRPC client), or null when the
+     * member holding the instance for its client's connection (a gRPC client), or null when the
      * client beats it itself; the last registration decides.
      */
     record Register(Instance instance, String holder) implements Mutation {

@@ -44,7 +44,7 @@ final class ServiceEntry {
         long lastBeat;
         /** The {@link VersionClock} version of the instance's last change, here or on a peer. */
         long version;
-        /** The member that beats the instance for its client's connection, or null if the client beats it. */
+        /** The member holding the instance for its client's connection (its lease), or null if the client beats it. */
         String holder;
 
         Slot(Instance instance, long lastBeat, long version, String holder) {
