@@ -74,10 +74,6 @@ class CliIT {
                 new Case("unknown option", List.of("server", "--bogus"), "--bogus"),
                 new Case("non-numeric port", List.of("server", "--port", "http"), "--port"),
                 new Case("port out of range", List.of("server", "--port", "70000", "--data-dir", data), "--port"),
-                new Case(
-                        "auth on not available yet",
-                        List.of("server", "--auth", "on", "--data-dir", data),
-                        "--auth on"),
                 new Case("auth neither on nor off", List.of("server", "--auth", "maybe"), "--auth"),
                 new Case(
                         "peers without secret",
