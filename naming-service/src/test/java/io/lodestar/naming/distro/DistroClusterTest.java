@@ -112,6 +112,14 @@ class DistroClusterTest {
         }
     }
 
+    /** Stops node {@code i}'s registry and store, as its death does for the others. */
+    private void stop(int i) {
+        naming[i].close();
+        naming[i] = null;
+        stores[i].close();
+        stores[i] = null;
+    }
+
     private static ServiceKey service(int n) {
         return ServiceKey.of("public", "DEFAULT_GROUP", "svc-" + n);
     }
@@ -304,10 +312,7 @@ class DistroClusterTest {
                             .allMatch(s -> ips(naming[0], s).equals(Set.of("127.0.2.1"))
                                     && ips(naming[1], s).equals(Set.of("127.0.2.1"))));
 
-            naming[2].close();
-            naming[2] = null;
-            stores[2].close();
-            stores[2] = null;
+            stop(2);
             Await.until(
                     WAIT,
                     "the survivors to see node 2 gone",
@@ -381,10 +386,7 @@ class DistroClusterTest {
         naming[0].registerHeld(movedOn, instance("127.0.6.2", longDelete)).get(10, TimeUnit.SECONDS);
 
         String dead = peers.get(2);
-        naming[2].close();
-        naming[2] = null;
-        stores[2].close();
-        stores[2] = null;
+        stop(2);
         Await.until(
                 WAIT,
                 "the orphaned instance removed on both survivors",
