@@ -14,7 +14,9 @@ import io.lodestar.naming.model.NamingValidation;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ServiceView;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +59,10 @@ final class NamingRequests implements AutoCloseable {
     private final Map<Connection, Client> clients = new ConcurrentHashMap<>();
     /** Per service, its subscribers on this node with the clusters each asked for. */
     private final Map<ServiceKey, Map<Client, String>> subscribers = new ConcurrentHashMap<>();
-    /** Which connections hold each instance: a connection's close deregisters only what no other holds. */
+    /**
+     * Which connections hold each instance: a connection's close deregisters only what no other
+     * holds. The sets are immutable and replaced on change: almost all are of one connection.
+     */
     private final Map<HeldKey, Set<Client>> holders = new ConcurrentHashMap<>();
     /** What the last reconcile pass found held here in the registry but by no connection. */
     private Set<HeldKey> unheldLastPass = Set.of(); // the timer thread's own
@@ -326,10 +331,9 @@ final class NamingRequests implements AutoCloseable {
             Map<InstanceAddress, Held> now = new LinkedHashMap<>();
             for (Instance i : instances) {
                 now.put(i.address(), new Held(i, System.nanoTime()));
-                holders.computeIfAbsent(new HeldKey(service, i.address()), k -> ConcurrentHashMap.newKeySet())
-                        .add(client);
+                holders.merge(new HeldKey(service, i.address()), Set.of(client), (set, one) -> with(set, client));
             }
-            Map<InstanceAddress, Held> before = client.instances.put(service, now);
+            Map<InstanceAddress, Held> before = client.instances.put(service, compact(now));
             if (before != null) {
                 before.forEach((a, h) -> {
                     if (!now.containsKey(a) && unhold(client, service, a)) {
@@ -345,21 +349,47 @@ final class NamingRequests implements AutoCloseable {
     private boolean unhold(Client client, ServiceKey service, InstanceAddress address) {
         boolean[] last = {true};
         holders.computeIfPresent(new HeldKey(service, address), (k, set) -> {
-            set.remove(client);
-            last[0] = set.isEmpty();
-            return set.isEmpty() ? null : set;
+            Set<Client> rest = without(set, client);
+            last[0] = rest.isEmpty();
+            return rest.isEmpty() ? null : rest;
         });
         return last[0];
+    }
+
+    private static Set<Client> with(Set<Client> set, Client client) {
+        if (set.contains(client)) {
+            return set;
+        }
+        Set<Client> more = new HashSet<>(set);
+        more.add(client);
+        return Set.copyOf(more);
+    }
+
+    private static Set<Client> without(Set<Client> set, Client client) {
+        if (!set.contains(client)) {
+            return set;
+        }
+        Set<Client> rest = new HashSet<>(set);
+        rest.remove(client);
+        return Set.copyOf(rest);
+    }
+
+    /** A connection's instances of one service, immutable: almost always one, which Map.of keeps in a few bytes. */
+    private static Map<InstanceAddress, Held> compact(Map<InstanceAddress, Held> held) {
+        return held.size() == 1 ? Map.copyOf(held) : Collections.unmodifiableMap(held);
     }
 
     private void release(Client client, ServiceKey service, InstanceAddress address) {
         synchronized (client) {
             unhold(client, service, address);
             Map<InstanceAddress, Held> held = client.instances.get(service);
-            if (held != null) {
-                held.remove(address);
-                if (held.isEmpty()) {
+            if (held != null && held.containsKey(address)) {
+                Map<InstanceAddress, Held> rest = new LinkedHashMap<>(held);
+                rest.remove(address);
+                if (rest.isEmpty()) {
                     client.instances.remove(service);
+                } else {
+                    client.instances.put(service, compact(rest));
                 }
             }
         }

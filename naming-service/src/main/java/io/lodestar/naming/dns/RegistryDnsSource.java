@@ -3,7 +3,9 @@ package io.lodestar.naming.dns;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.SharedNames;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +22,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
     private final NamingService naming;
-    private final Map<String, Set<ServiceKey>> byLowerName = new ConcurrentHashMap<>();
+    /**
+     * Per lower-cased name, the services so named. Small because there is one entry per service:
+     * the lower-cased namespace and group are shared strings, a service name already in lower case
+     * is the service's own string, and a set (immutable, replaced on change) is almost always of one.
+     */
+    private final Map<LowerName, Set<ServiceKey>> byLowerName = new ConcurrentHashMap<>();
+
     private final AutoCloseable subscription;
 
     public RegistryDnsSource(NamingService naming) {
@@ -33,28 +41,50 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
         if (naming.exists(service)) {
             index(service);
         } else {
-            byLowerName.computeIfPresent(lower(service.namespace(), service.group(), service.service()), (k, set) -> {
-                set.remove(service);
-                return set.isEmpty() ? null : set;
-            });
+            byLowerName.computeIfPresent(LowerName.of(service), (k, set) -> without(set, service));
         }
     }
 
     private void index(ServiceKey service) {
-        byLowerName
-                .computeIfAbsent(
-                        lower(service.namespace(), service.group(), service.service()),
-                        k -> ConcurrentHashMap.newKeySet())
-                .add(service);
+        byLowerName.merge(LowerName.of(service), Set.of(service), (a, b) -> {
+            if (a.contains(service)) {
+                return a;
+            }
+            Set<ServiceKey> both = new HashSet<>(a);
+            both.add(service);
+            return Set.copyOf(both);
+        });
     }
 
-    private static String lower(String namespace, String group, String service) {
-        return (namespace + '/' + group + '/' + service).toLowerCase(Locale.ROOT);
+    /** The immutable sets are replaced, never changed: a lookup reads a set no one writes. */
+    private static Set<ServiceKey> without(Set<ServiceKey> set, ServiceKey service) {
+        if (!set.contains(service)) {
+            return set;
+        }
+        Set<ServiceKey> rest = new HashSet<>(set);
+        rest.remove(service);
+        return rest.isEmpty() ? null : Set.copyOf(rest);
+    }
+
+    private record LowerName(String namespace, String group, String service) {
+        static LowerName of(ServiceKey key) {
+            return new LowerName(
+                    SharedNames.canonical(key.namespace().toLowerCase(Locale.ROOT)),
+                    SharedNames.canonical(key.group().toLowerCase(Locale.ROOT)),
+                    key.service().toLowerCase(Locale.ROOT));
+        }
+
+        static LowerName of(String namespace, String group, String service) {
+            return new LowerName(
+                    namespace.toLowerCase(Locale.ROOT),
+                    group.toLowerCase(Locale.ROOT),
+                    service.toLowerCase(Locale.ROOT));
+        }
     }
 
     @Override
     public Optional<List<DnsTarget>> instances(String namespace, String group, String service) {
-        Set<ServiceKey> services = byLowerName.get(lower(namespace, group, service));
+        Set<ServiceKey> services = byLowerName.get(LowerName.of(namespace, group, service));
         if (services == null || services.isEmpty()) {
             return Optional.empty();
         }

@@ -3,7 +3,6 @@ package io.lodestar.naming.ephemeral;
 import io.lodestar.naming.model.HeartbeatSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
@@ -58,7 +57,7 @@ final class MutationApplier {
             throw new IllegalArgumentException("unknown mutation " + m);
         }
         if (out == Outcome.CHANGED) {
-            e.publish();
+            e.publish(now);
         }
         return out;
     }
@@ -96,9 +95,6 @@ final class MutationApplier {
         }
         e.instances.remove(address);
         remember(e, address, versions.next(), now);
-        if (e.instances.isEmpty()) {
-            e.emptySince = now;
-        }
         return Outcome.CHANGED;
     }
 
@@ -135,8 +131,10 @@ final class MutationApplier {
     }
 
     private Outcome expire(ServiceEntry e, Predicate<String> liveMembers, long now) {
+        if (e.instances.isEmpty()) {
+            return Outcome.UNCHANGED; // and no iterator: an empty service's map stays without views
+        }
         boolean changed = false;
-        boolean removedAny = false;
         Iterator<Map.Entry<InstanceAddress, ServiceEntry.Slot>> it =
                 e.instances.entrySet().iterator();
         while (it.hasNext()) {
@@ -154,16 +152,12 @@ final class MutationApplier {
             if (silentMs > removeAfter) {
                 it.remove();
                 remember(e, entry.getKey(), versions.next(), now);
-                removedAny = true;
                 changed = true;
             } else if (silentMs > hb.timeoutMs() && instance.healthy()) {
                 slot.instance = instance.withHealthy(false);
                 slot.version = versions.next();
                 changed = true;
             }
-        }
-        if (removedAny && e.instances.isEmpty()) {
-            e.emptySince = now;
         }
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
@@ -215,9 +209,6 @@ final class MutationApplier {
                 remember(e, in.address(), in.version(), now);
             }
         }
-        if (changed && e.instances.isEmpty()) {
-            e.emptySince = now;
-        }
         return changed ? Outcome.CHANGED : Outcome.UNCHANGED;
     }
 
@@ -226,29 +217,26 @@ final class MutationApplier {
         if (slot != null) {
             return ServiceCopy.Entry.live(slot.instance, slot.version, slot.holder);
         }
-        ServiceEntry.Removal r = e.removed == null ? null : e.removed.get(address);
+        Removals.Removal r = e.removed == null ? null : e.removed.get(address);
         return r == null ? null : ServiceCopy.Entry.removed(address, r.version());
     }
 
     private static void remember(ServiceEntry e, InstanceAddress address, long version, long now) {
         if (e.removed == null) {
-            e.removed = new HashMap<>();
+            e.removed = new Removals();
         }
-        e.removed.put(address, new ServiceEntry.Removal(version, now));
+        e.removed.put(new Removals.Removal(address, version, now));
     }
 
     private static void forgetRemoval(ServiceEntry e, InstanceAddress address) {
-        if (e.removed != null && e.removed.remove(address) != null && e.removed.isEmpty()) {
+        if (e.removed != null && e.removed.remove(address) && e.removed.isEmpty()) {
             e.removed = null;
         }
     }
 
     private static void forgetOldRemovals(ServiceEntry e, long now) {
-        if (e.removed != null) {
-            e.removed.values().removeIf(r -> now - r.at() > REMOVAL_MEMORY_MS);
-            if (e.removed.isEmpty()) {
-                e.removed = null;
-            }
+        if (e.removed != null && e.removed.forgetBefore(now - REMOVAL_MEMORY_MS)) {
+            e.removed = null;
         }
     }
 }

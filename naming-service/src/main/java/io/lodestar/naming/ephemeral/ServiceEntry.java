@@ -4,7 +4,6 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 
@@ -15,14 +14,17 @@ import java.util.List;
  */
 final class ServiceEntry {
     final ServiceKey service;
-    /** In registration order. */
-    final LinkedHashMap<InstanceAddress, Slot> instances = new LinkedHashMap<>();
     /**
-     * Addresses removed lately: the version of the removal and when (registry clock), kept {@link
-     * MutationApplier#REMOVAL_MEMORY_MS} so that merging an older copy cannot bring them back. Null
-     * while there are none, as for most services most of the time.
+     * In registration order. Replaced by a new map when it empties, so that the many services kept
+     * a while without instances do not each keep the table their instances needed.
      */
-    HashMap<InstanceAddress, Removal> removed;
+    LinkedHashMap<InstanceAddress, Slot> instances = new LinkedHashMap<>();
+    /**
+     * Addresses removed lately, kept {@link MutationApplier#REMOVAL_MEMORY_MS} so that merging an
+     * older copy cannot bring them back. Null while there are none, as for most services most of
+     * the time.
+     */
+    Removals removed;
     /** When {@link #instances} last became empty; meaningful only while it is. */
     long emptySince;
 
@@ -30,8 +32,7 @@ final class ServiceEntry {
 
     ServiceEntry(ServiceKey service, long now) {
         this.service = service;
-        this.emptySince = now;
-        publish();
+        publish(now);
     }
 
     /**
@@ -55,13 +56,16 @@ final class ServiceEntry {
         }
     }
 
-    /** A removed address: the version of the removal, and when this registry learnt of it. */
-    record Removal(long version, long at) {}
-
     /** Makes the current state visible to readers; called after every visible change. */
-    void publish() {
-        List<Instance> list =
-                instances.values().stream().map(slot -> slot.instance).toList();
+    void publish(long now) {
+        List<Instance> list;
+        if (instances.isEmpty()) {
+            emptySince = now;
+            instances = new LinkedHashMap<>();
+            list = List.of();
+        } else {
+            list = instances.values().stream().map(slot -> slot.instance).toList();
+        }
         published = new Published(new ServiceSnapshot(service, list));
     }
 
@@ -89,7 +93,7 @@ final class ServiceEntry {
                 .values()
                 .forEach(slot -> entries.add(ServiceCopy.Entry.live(slot.instance, slot.version, slot.holder)));
         if (removed != null) {
-            removed.forEach((address, r) -> entries.add(ServiceCopy.Entry.removed(address, r.version())));
+            removed.forEach(r -> entries.add(ServiceCopy.Entry.removed(r.address(), r.version())));
         }
         return new ServiceCopy(service, entries);
     }

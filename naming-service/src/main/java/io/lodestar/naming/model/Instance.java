@@ -37,7 +37,7 @@ public record Instance(
     public static final double MIN_POSITIVE_WEIGHT = 0.01;
 
     public Instance {
-        cluster = cluster == null || cluster.isBlank() ? DEFAULT_CLUSTER : ClusterNames.canonical(cluster);
+        cluster = cluster == null || cluster.isBlank() ? DEFAULT_CLUSTER : SharedNames.canonical(cluster);
         NamingValidation.checkIp(ip);
         NamingValidation.checkPort(port);
         NamingValidation.checkCluster("clusterName", cluster);

@@ -21,6 +21,8 @@ public record ServiceKey(String namespace, String group, String service) {
         NamingValidation.checkNamespace(namespace);
         NamingValidation.checkGroup(group);
         NamingValidation.checkServiceName(service);
+        namespace = SharedNames.canonical(namespace);
+        group = SharedNames.canonical(group);
     }
 
     /**

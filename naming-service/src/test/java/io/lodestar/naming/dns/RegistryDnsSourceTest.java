@@ -55,6 +55,17 @@ class RegistryDnsSourceTest {
             // the index learns of a new service from the registry's notifier thread: a moment later
             Await.until("both instances", () -> answered(resolver, name).equals(Set.of("127.1.0.1", "127.1.0.2")));
 
+            // two services whose names differ only in case answer one DNS name together
+            ServiceKey lowerOrders = ServiceKey.of("public", "DEFAULT_GROUP", "orders");
+            naming.register(lowerOrders, instance("127.1.0.3", true)).get(10, TimeUnit.SECONDS);
+            Await.until(
+                    "both services",
+                    () -> answered(resolver, name).equals(Set.of("127.1.0.1", "127.1.0.2", "127.1.0.3")));
+            naming.deregister(lowerOrders, "DEFAULT", "127.1.0.3", 8080, true).get(10, TimeUnit.SECONDS);
+            Await.until(
+                    "the other's instance gone",
+                    () -> answered(resolver, name).equals(Set.of("127.1.0.1", "127.1.0.2")));
+
             naming.update(orders, instance("127.1.0.2", false)).get(10, TimeUnit.SECONDS); // disabled
             Await.until(
                     "a disabled instance to leave the answer",

@@ -323,6 +323,29 @@ class EphemeralRegistryTest {
         assertTrue(registry.copy(SVC).orElseThrow().entries().stream().allMatch(ServiceCopy.Entry::live));
     }
 
+    @Test
+    void everyRemovedAddressRefusesItsOlderCopyUntilRegisteredAgain() {
+        register("127.0.0.1");
+        register("127.0.0.2");
+        register("127.0.0.3");
+        ServiceCopy before = registry.copy(SVC).orElseThrow();
+        for (String ip : List.of("127.0.0.1", "127.0.0.2", "127.0.0.3")) {
+            registry.apply(SVC, new Mutation.Deregister(at(ip)));
+        }
+        assertEquals(Outcome.UNCHANGED, registry.merge(before), "no removed address comes back");
+        assertEquals(List.of(), ips(registry));
+        register("127.0.0.2");
+        assertEquals(
+                Set.of("127.0.0.1", "127.0.0.3"),
+                registry.copy(SVC).orElseThrow().entries().stream()
+                        .filter(e -> !e.live())
+                        .map(e -> e.address().ip())
+                        .collect(java.util.stream.Collectors.toSet()),
+                "registered again, the address is no longer a removal");
+        assertEquals(Outcome.UNCHANGED, registry.merge(before));
+        assertEquals(List.of("127.0.0.2"), ips(registry));
+    }
+
     private static List<String> ips(EphemeralRegistry r) {
         return r.instances(SVC).stream().map(Instance::ip).toList();
     }
