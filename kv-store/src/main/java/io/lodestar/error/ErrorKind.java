@@ -14,6 +14,8 @@ public enum ErrorKind {
     REFUSED,
     /** The caller did not prove who it is (no token, a bad or expired one, a failed login). Log in again. */
     UNAUTHENTICATED,
+    /** The caller proved who it is, and that caller may not do this. */
+    FORBIDDEN,
     /** The resource the request names does not exist. */
     NOT_FOUND,
     /** A compare-and-set lost: the resource changed since the caller read it, or still holds what it must not; nothing was written. */

@@ -2,6 +2,8 @@ package io.lodestar.config.listen;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.error.InvalidRequestException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +25,20 @@ public final class ListeningConfigs {
     private static final int MAX_MD5_LENGTH = 64;
 
     private ListeningConfigs() {}
+
+    /**
+     * The entries of the form parameter's {@code value} as a request carries it: Nacos URL-decodes
+     * it once more after form decoding, so this does too before {@link #parse}.
+     */
+    public static List<ListeningEntry> parseParam(String value) {
+        String decoded;
+        try {
+            decoded = value == null ? null : URLDecoder.decode(value, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(FIELD, "bad URL encoding: " + e.getMessage());
+        }
+        return parse(decoded);
+    }
 
     /**
      * The entries of {@code value}, in order of first appearance.

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Authentication: users, logging in, access tokens, and the check every request passes when it is
- * on. With it on, the first start of a cluster creates the admin user {@value #ADMIN} with a random
+ * Authentication and authorization: users, roles and permissions, logging in, access tokens, and
+ * the check every request passes. With it on, the first start of a cluster creates the admin user {@value #ADMIN} with a random
  * password, printed once in the log and written to {@value #PASSWORD_FILE} in the data directory of
  * the node that created it (readable by its owner only); no fixed password exists anywhere.
  */
@@ -43,6 +43,7 @@ public final class Auth implements AutoCloseable {
 
     private final boolean enabled;
     private final Users users;
+    private final Grants grants;
     private final TokenKey key;
     private final Tokens tokens;
     private final LoginThrottle throttle;
@@ -55,6 +56,7 @@ public final class Auth implements AutoCloseable {
     private Auth(KvStore store, boolean enabled, Clock clock) {
         this.enabled = enabled;
         this.users = new Users(store);
+        this.grants = new Grants(store, users);
         this.key = new TokenKey(store);
         this.tokens = new Tokens(key, users, clock);
         this.throttle = new LoginThrottle(clock);
@@ -80,14 +82,28 @@ public final class Auth implements AutoCloseable {
         return users;
     }
 
-    /** The check for the request chain: every request proves its caller; none at all while off. */
+    public Grants grants() {
+        return grants;
+    }
+
+    /**
+     * Refuses, naming the key, a read of {@code key} by {@code caller} (null with authentication
+     * off) that its roles do not grant: for the push channel, whose subscriptions come after the check.
+     */
+    public void checkRead(String caller, io.lodestar.config.ConfigKey key) {
+        if (!enabled) {
+            return;
+        }
+        Resources.Resource resource = Resources.config(key.tenant(), key.group(), key.dataId());
+        boolean admin = users.get(caller).map(User::admin).orElse(false);
+        if (!admin && !grants.permits(caller, 'r', resource)) {
+            throw new io.lodestar.error.ForbiddenException("'" + caller + "' may not read " + resource);
+        }
+    }
+
+    /** The check for the request chain: who may do what ({@link Authorization}); only the declarations while off. */
     public RequestChecks.Check check() {
-        Authentication check = new Authentication(tokens);
-        return request -> {
-            if (enabled) {
-                check.check(request);
-            }
-        };
+        return new Authorization(enabled, new Authentication(tokens), grants);
     }
 
     /**

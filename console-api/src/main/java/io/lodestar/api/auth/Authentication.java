@@ -1,27 +1,15 @@
 package io.lodestar.api.auth;
 
 import io.lodestar.api.http.CheckedRequest;
-import io.lodestar.api.http.RequestChecks;
 import io.lodestar.error.UnauthenticatedException;
-import java.util.Set;
 
 /**
- * The check that every request proves its caller with an access token, on every entry point (it
- * runs in the one {@link RequestChecks} chain): the {@code accessToken} parameter, an {@code
- * Authorization: Bearer} header, or an {@code accessToken} header (how nacos-client 2.x/3.x sends it
- * in a gRPC request's metadata). Only logging in, the liveness and readiness probes, the metrics and
- * the gRPC health check are open, each by its exact path or type: any other spelling of a path
- * needs a token too. Nothing else is trusted: no header names a caller, no address is exempt.
+ * Who a request comes from: the caller its access token proves, sent as the {@code accessToken}
+ * parameter, an {@code Authorization: Bearer} header, or an {@code accessToken} header (how
+ * nacos-client 2.x/3.x sends it in a gRPC request's metadata). Nothing else is trusted: no header
+ * names a caller, no address is exempt.
  */
-final class Authentication implements RequestChecks.Check {
-    static final Set<String> OPEN = Set.of(
-            Auth.LOGIN_PATH,
-            Auth.OLD_LOGIN_PATH,
-            Auth.V3_LOGIN_PATH,
-            "/nacos/v1/console/health/liveness",
-            "/nacos/v1/console/health/readiness",
-            "/metrics",
-            "HealthCheckRequest");
+final class Authentication {
     private static final String BEARER = "Bearer ";
 
     private final Tokens tokens;
@@ -30,19 +18,17 @@ final class Authentication implements RequestChecks.Check {
         this.tokens = tokens;
     }
 
-    @Override
-    public void check(CheckedRequest request) {
-        if (OPEN.contains(request.operation())) {
-            return;
-        }
+    /** The caller, or {@link UnauthenticatedException} without a valid token. */
+    Principal authenticate(CheckedRequest request) {
         String token = token(request);
         if (token == null || token.isEmpty()) {
             throw new UnauthenticatedException(
                     "no access token: log in at " + Auth.LOGIN_PATH + " and send its accessToken");
         }
-        tokens.verify(token);
+        return tokens.verify(token);
     }
 
+    /** The token the request carries, or null. */
     private static String token(CheckedRequest request) {
         String param = request.param("accessToken");
         if (param != null) {

@@ -9,6 +9,7 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,13 @@ public final class Users {
         }
         KvEntry e = store.get(AuthKeyspaces.USERS, key(username));
         return e == null ? Optional.empty() : Optional.of(UserCodec.decode(username, e.value()));
+    }
+
+    /** Every user's name, in order (from this node's copy). */
+    public List<String> names() {
+        return store.scan(AuthKeyspaces.USERS, new byte[0], 100_000).stream()
+                .map(e -> new String(e.key(), StandardCharsets.UTF_8))
+                .toList();
     }
 
     /** Whether any user exists, on this node's copy. */
@@ -79,7 +87,7 @@ public final class Users {
         });
     }
 
-    /** Deletes the user (its tokens with it); completes with whether it existed. */
+    /** Deletes the user (its tokens and roles with it); completes with whether it existed. */
     public CompletableFuture<Boolean> delete(String username) {
         byte[] key = key(username);
         return writes.run("the user", () -> {
@@ -87,9 +95,13 @@ public final class Users {
             if (e == null) {
                 return Step.answer(false);
             }
-            Command command = Command.of(
-                    List.of(Compare.modRevision(AuthKeyspaces.USERS, key, e.modRevision())),
-                    List.of(Op.delete(AuthKeyspaces.USERS, key)));
+            List<Op> ops = new ArrayList<>();
+            ops.add(Op.delete(AuthKeyspaces.USERS, key));
+            // its roles go with it: a user of the same name made later starts with none
+            byte[] roles = (username + '\0').getBytes(StandardCharsets.UTF_8);
+            store.scan(AuthKeyspaces.ROLES, roles, 100_000)
+                    .forEach(r -> ops.add(Op.delete(AuthKeyspaces.ROLES, r.key())));
+            Command command = Command.of(List.of(Compare.modRevision(AuthKeyspaces.USERS, key, e.modRevision())), ops);
             return Step.propose(command, true);
         });
     }

@@ -149,7 +149,7 @@ final class ConfigRequests implements AutoCloseable {
                 addition == null ? null : GrpcRequest.text(addition, "desc"),
                 addition == null ? null : GrpcRequest.text(addition, "config_tags"),
                 r.remoteAddr(),
-                addition == null ? null : GrpcRequest.text(addition, "src_user"));
+                r.caller()); // the author is who logged in, never the request's src_user
         String casMd5 = r.text("casMd5");
         boolean cas = casMd5 != null && !casMd5.isEmpty();
         String betaIps = addition == null ? null : GrpcRequest.text(addition, BetaIps.FIELD);
@@ -177,7 +177,8 @@ final class ConfigRequests implements AutoCloseable {
 
     private CompletableFuture<Reply> remove(GrpcRequest r) {
         refuseTag(r);
-        return configs.delete(key(r.body()), r.remoteAddr(), null).thenApply(v -> Reply.ok("ConfigRemoveResponse"));
+        return configs.delete(key(r.body()), r.remoteAddr(), r.caller())
+                .thenApply(v -> Reply.ok("ConfigRemoveResponse"));
     }
 
     /**

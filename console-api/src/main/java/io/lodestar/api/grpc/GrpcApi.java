@@ -12,6 +12,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
+import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.grpc.wire.Payload;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.api.metrics.Metrics;
@@ -82,6 +83,7 @@ public final class GrpcApi implements AutoCloseable {
         config.register(dispatcher, connections);
         NamingRequests naming = new NamingRequests(services.naming(), services.metrics());
         naming.register(dispatcher, connections);
+        AccessRules.requireDeclared(dispatcher.types());
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
                 .addMethod(
                         MethodDescriptor.<Payload, Payload>newBuilder()

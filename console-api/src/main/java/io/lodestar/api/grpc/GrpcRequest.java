@@ -17,6 +17,7 @@ final class GrpcRequest implements CheckedRequest {
     private final String type;
     private final Map<String, String> headers;
     private final ObjectNode body;
+    private String caller; // set by the checks, read by the handler, on the dispatching thread
 
     GrpcRequest(Connection connection, String type, Map<String, String> headers, ObjectNode body) {
         this.connection = connection;
@@ -35,7 +36,8 @@ final class GrpcRequest implements CheckedRequest {
         return type;
     }
 
-    ObjectNode body() {
+    @Override
+    public ObjectNode body() {
         return body;
     }
 
@@ -50,13 +52,23 @@ final class GrpcRequest implements CheckedRequest {
     }
 
     @Override
+    public String caller() {
+        return caller;
+    }
+
+    @Override
+    public void caller(String username) {
+        this.caller = username;
+    }
+
+    @Override
     public String operation() {
         return type;
     }
 
     @Override
     public String param(String name) {
-        return null;
+        return text(name);
     }
 
     /** The string field {@code name}, or null when absent or null. */

@@ -48,6 +48,11 @@ final class RequestDispatcher {
         return this;
     }
 
+    /** The request types routed. */
+    java.util.Set<String> types() {
+        return java.util.Set.copyOf(routes.keySet());
+    }
+
     /** Answers {@code payload}, counted under its type (an unknown type as "other") and outcome. */
     CompletableFuture<Payload> dispatch(Connection connection, Payload payload) {
         long start = System.nanoTime();

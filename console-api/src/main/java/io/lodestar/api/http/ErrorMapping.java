@@ -68,6 +68,7 @@ public final class ErrorMapping {
                             GRPC_INVALID_PARAM),
             // Nacos answers a missing, bad or expired token and a failed login with 403
             ErrorKind.UNAUTHENTICATED, new Row(403, m -> m, V2_ACCESS_DENIED, "access denied", GRPC_NO_RIGHT),
+            ErrorKind.FORBIDDEN, new Row(403, m -> m, V2_ACCESS_DENIED, "access denied", GRPC_NO_RIGHT),
             // as Nacos's "config data not exist" + newline
             ErrorKind.NOT_FOUND,
                     new Row(404, m -> m + "\n", V2_RESOURCE_NOT_FOUND, "resource not found", GRPC_NOT_FOUND),

@@ -54,6 +54,11 @@ public final class FastPaths extends HandlerWrapper {
         return this;
     }
 
+    /** The operations taken here, as {@code METHOD path}: each is also a Javalin route. */
+    public java.util.Set<String> operations() {
+        return java.util.Set.copyOf(routes.keySet());
+    }
+
     /** Takes every {@code method path} request that is a small form. */
     public FastPaths add(String method, String path, Endpoint endpoint) {
         return add(method, path, exchange -> true, endpoint);
@@ -62,7 +67,8 @@ public final class FastPaths extends HandlerWrapper {
     @Override
     public void handle(String target, Request base, HttpServletRequest req, HttpServletResponse resp)
             throws IOException, ServletException {
-        Route route = routes.get(req.getMethod() + ' ' + target);
+        String operation = req.getMethod() + ' ' + target;
+        Route route = routes.get(operation);
         if (route == null) {
             super.handle(target, base, req, resp);
             return;
@@ -76,6 +82,7 @@ public final class FastPaths extends HandlerWrapper {
                         req,
                         resp,
                         params,
+                        operation,
                         status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
         if (exchange == null || !route.takes().test(exchange)) {
             super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);

@@ -1,6 +1,7 @@
 package io.lodestar.api.http;
 
 import io.javalin.Javalin;
+import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.metrics.Metrics;
@@ -124,8 +125,9 @@ public final class HttpApi {
             });
         });
         ErrorMapping.install(app);
-        app.before(ctx -> checks.check(JavalinExchange.of(ctx)));
-        app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.of(ctx)));
+        // once matched, so that the check knows the route that will serve the request, not its spelling
+        app.beforeMatched(ctx -> checks.check(JavalinExchange.of(ctx)));
+        app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
         HealthRoutes.install(app, s.store(), s.readiness());
         MembershipRoutes.install(app, s.store());
@@ -136,7 +138,7 @@ public final class HttpApi {
         HistoryRoutes.install(app, s.configs());
         ListenerRoutes.install(app, s.listeners());
         NamespaceRoutes.install(app, s.namespaces());
-        PushRoutes.install(app, s.push());
+        PushRoutes.install(app, s.push(), s.auth()::checkRead);
         instances.install(app);
         ServiceRoutes.install(app, s.naming(), s.health());
         ClusterRoutes.install(app, s.naming());
@@ -146,6 +148,20 @@ public final class HttpApi {
         if (s.grpc() != null) {
             ConnectionRoutes.install(app, s.grpc());
         }
+        AccessRules.requireDeclared(operations(app, fast));
         return app;
+    }
+
+    /** Every operation {@code app} and {@code fast} serve, as {@link io.lodestar.api.auth.AccessRules} names them. */
+    public static java.util.Set<String> operations(Javalin app, FastPaths fast) {
+        java.util.Set<String> out = new java.util.TreeSet<>(fast.operations());
+        app.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream()
+                .map(h -> h.getEndpoint())
+                .filter(e -> e.getMethod().isHttpMethod())
+                .forEach(e -> out.add(e.getMethod().name() + ' ' + e.getPath()));
+        app.unsafeConfig().pvt.wsRouter.getWsPathMatcher().allEntries().stream()
+                .filter(e -> e.getType() == io.javalin.websocket.WsHandlerType.WEBSOCKET)
+                .forEach(e -> out.add("WS " + e.getPath()));
+        return out;
     }
 }

@@ -1,23 +1,39 @@
 package io.lodestar.api.http;
 
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import java.util.concurrent.CompletableFuture;
 
 /** A request Javalin routed, as an {@link Exchange}; its errors go to Javalin's exception handler ({@link ErrorMapping}). */
 public final class JavalinExchange implements Exchange {
-    private final Context ctx;
+    /**
+     * The request attribute holding the caller: the check's wrapper and the handler's are two
+     * objects, and a WebSocket's handlers read the upgrade request's attributes.
+     */
+    public static final String CALLER = "lodestar.caller";
 
-    private JavalinExchange(Context ctx) {
+    private final Context ctx;
+    private final String operation;
+
+    private JavalinExchange(Context ctx, String operation) {
         this.ctx = ctx;
+        this.operation = operation;
     }
 
+    /** A request Javalin matched to a route: its operation is the route's (HEAD is answered by GET's). */
     public static Exchange of(Context ctx) {
-        return new JavalinExchange(ctx);
+        String method = ctx.method() == HandlerType.HEAD ? "GET" : ctx.method().name();
+        return new JavalinExchange(ctx, method + ' ' + ctx.endpointHandlerPath());
+    }
+
+    /** A WebSocket upgrade request. */
+    public static Exchange upgrade(Context ctx) {
+        return new JavalinExchange(ctx, "WS " + ctx.path());
     }
 
     /** {@code endpoint} as a Javalin handler. */
     public static io.javalin.http.Handler handler(Endpoint endpoint) {
-        return ctx -> endpoint.handle(new JavalinExchange(ctx));
+        return ctx -> endpoint.handle(of(ctx));
     }
 
     @Override
@@ -37,7 +53,17 @@ public final class JavalinExchange implements Exchange {
 
     @Override
     public String operation() {
-        return ctx.req().getRequestURI();
+        return operation;
+    }
+
+    @Override
+    public String caller() {
+        return ctx.attribute(CALLER);
+    }
+
+    @Override
+    public void caller(String username) {
+        ctx.attribute(CALLER, username);
     }
 
     @Override

@@ -21,14 +21,21 @@ public final class ServletExchange implements Exchange {
     private final HttpServletRequest req;
     private final HttpServletResponse resp;
     private final Map<String, String> params;
+    private final String operation;
+    private String caller; // set by the checks, read by the endpoint, one thread after the other
     /** Told the status as the answer is written (for the request metrics). */
     private final IntConsumer answered;
 
     ServletExchange(
-            HttpServletRequest req, HttpServletResponse resp, Map<String, String> params, IntConsumer answered) {
+            HttpServletRequest req,
+            HttpServletResponse resp,
+            Map<String, String> params,
+            String operation,
+            IntConsumer answered) {
         this.req = req;
         this.resp = resp;
         this.params = params;
+        this.operation = operation;
         this.answered = answered;
     }
 
@@ -53,8 +60,18 @@ public final class ServletExchange implements Exchange {
     }
 
     @Override
+    public String caller() {
+        return caller;
+    }
+
+    @Override
+    public void caller(String username) {
+        this.caller = username;
+    }
+
+    @Override
     public String operation() {
-        return req.getRequestURI();
+        return operation;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.javalin.Javalin;
 import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.error.InvalidRequestException;
@@ -40,14 +41,23 @@ public final class PushRoutes {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private final PushHub hub;
+    private final ReadCheck reads;
     private final Map<String, WsPushSession> sessions = new ConcurrentHashMap<>();
 
-    private PushRoutes(PushHub hub) {
-        this.hub = hub;
+    /** Whether the connection's caller (null with authentication off) may read a key. */
+    @FunctionalInterface
+    public interface ReadCheck {
+        /** Throws {@link io.lodestar.error.ForbiddenException} naming the key when {@code caller} may not read it. */
+        void check(String caller, ConfigKey key);
     }
 
-    public static void install(Javalin app, PushHub hub) {
-        PushRoutes routes = new PushRoutes(hub);
+    private PushRoutes(PushHub hub, ReadCheck reads) {
+        this.hub = hub;
+        this.reads = reads;
+    }
+
+    public static void install(Javalin app, PushHub hub, ReadCheck reads) {
+        PushRoutes routes = new PushRoutes(hub, reads);
         app.ws(PATH, routes::configure);
     }
 
@@ -106,7 +116,7 @@ public final class PushRoutes {
                     session.error(
                             "type: unknown message type '" + type + "' (expected subscribe, unsubscribe or ping)");
             }
-        } catch (InvalidRequestException e) {
+        } catch (InvalidRequestException | io.lodestar.error.ForbiddenException e) {
             session.error(e.getMessage());
         }
     }
@@ -123,6 +133,9 @@ public final class PushRoutes {
             }
             subs.add(new PushHub.Subscription(key(k), md5 == null || md5.isNull() ? null : md5.asText()));
         }
+        // a subscriber hears only keys it may read: one it may not refuses the whole message
+        String caller = ctx.attribute(JavalinExchange.CALLER);
+        subs.forEach(sub -> reads.check(caller, sub.key()));
         Long since = null;
         JsonNode sinceNode = msg.get("sinceRevision");
         if (sinceNode != null && !sinceNode.isNull()) {

@@ -62,11 +62,15 @@ public final class ConfigRoutes {
                 ctx.future(() -> configs.stopBeta(key).thenAccept(v -> BetaRoutes.stopped(ctx)));
                 return;
             }
-            ctx.future(() -> configs.delete(key, ctx.ip(), null).thenAccept(v -> ctx.result("true")));
+            ctx.future(
+                    () -> configs.delete(key, ctx.ip(), JavalinExchange.of(ctx).caller())
+                            .thenAccept(v -> ctx.result("true")));
         });
         app.post(PROMOTE_PATH, ctx -> {
             ConfigKey key = key(ctx);
-            ctx.future(() -> configs.promoteBeta(key, ctx.ip(), null).thenAccept(r -> ctx.result("true")));
+            ctx.future(() -> configs.promoteBeta(
+                            key, ctx.ip(), JavalinExchange.of(ctx).caller())
+                    .thenAccept(r -> ctx.result("true")));
         });
     }
 
@@ -98,7 +102,7 @@ public final class ConfigRoutes {
                 q.get("desc"),
                 q.get("config_tags"),
                 exchange.remoteAddr(),
-                null);
+                exchange.caller());
         String casMd5 = q.get("casMd5");
         boolean cas = casMd5 != null && !casMd5.isEmpty();
         String betaIps = exchange.header(BetaIps.FIELD);

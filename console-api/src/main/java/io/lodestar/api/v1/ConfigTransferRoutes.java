@@ -2,6 +2,7 @@ package io.lodestar.api.v1;
 
 import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
@@ -67,7 +68,7 @@ public final class ConfigTransferRoutes {
         }
         ImportPolicy policy = ImportPolicy.parse(Params.get(ctx, "policy"));
         String namespace = Params.get(ctx, "namespace");
-        String srcUser = Params.get(ctx, "src_user");
+        String srcUser = JavalinExchange.of(ctx).caller(); // the author is who logged in, never src_user
         byte[] zip = upload(ctx);
         ctx.future(() -> transfer.importArchive(namespace, zip, policy, ctx.ip(), srcUser)
                 .thenAccept(result -> ctx.json(body(result))));

@@ -2,6 +2,7 @@ package io.lodestar.api.v1;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigService;
@@ -45,7 +46,9 @@ public final class HistoryRoutes {
         app.post("/lodestar/v1/cs/history/rollback", ctx -> {
             long nid = id("nid", Params.get(ctx, "nid"));
             ConfigKey key = key(ctx);
-            ctx.future(() -> configs.rollback(key, nid, ctx.ip(), null).thenAccept(r -> ctx.result("true")));
+            ctx.future(() -> configs.rollback(
+                            key, nid, ctx.ip(), JavalinExchange.of(ctx).caller())
+                    .thenAccept(r -> ctx.result("true")));
         });
     }
 

@@ -9,7 +9,6 @@ import io.lodestar.config.listen.ListeningConfigs;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.error.InvalidRequestException;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -53,7 +52,7 @@ public final class ListenerRoutes {
      */
     private static void listen(Exchange exchange, LongPollRegistry registry) {
         List<ListeningEntry> entries =
-                ListeningConfigs.parse(decodeAgain(exchange.params().get(ListeningConfigs.FIELD)));
+                ListeningConfigs.parseParam(exchange.params().get(ListeningConfigs.FIELD));
         String timeoutHeader = exchange.header(TIMEOUT_HEADER);
         // without the timeout header Nacos answers at once (short polling), as with No-Hangup
         boolean noHangup = timeoutHeader == null || "true".equalsIgnoreCase(exchange.header(NO_HANGUP_HEADER));
@@ -62,18 +61,6 @@ public final class ListenerRoutes {
                 registry.poll(entries, exchange.remoteAddr(), timeout, noHangup).thenApply(ListenerRoutes::body);
         exchange.answerHeader(PRAGMA, NO_CACHE).answerHeader(CACHE_CONTROL, NO_STORE);
         exchange.answerWhenDone(CONTENT_TYPE, answer);
-    }
-
-    /** Real Nacos URL-decodes the value once more after form decoding. */
-    private static String decodeAgain(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return URLDecoder.decode(value, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException(ListeningConfigs.FIELD, "bad URL encoding: " + e.getMessage());
-        }
     }
 
     private static long timeout(String header) {

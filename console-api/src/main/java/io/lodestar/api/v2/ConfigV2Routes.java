@@ -7,6 +7,7 @@ import static io.lodestar.api.v2.V2Answers.v2;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Params;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
@@ -36,7 +37,10 @@ public final class ConfigV2Routes {
         app.post(PATH, v2(ctx -> publish(ctx, configs)));
         app.delete(PATH, v2(ctx -> {
             ConfigKey key = key(ctx, false);
-            answer(ctx, configs.delete(key, ctx.ip(), null).thenApply(v -> true));
+            answer(
+                    ctx,
+                    configs.delete(key, ctx.ip(), JavalinExchange.of(ctx).caller())
+                            .thenApply(v -> true));
         }));
     }
 
@@ -59,7 +63,6 @@ public final class ConfigV2Routes {
         ConfigKey key = key(ctx, true);
         String type = Params.get(ctx, "type");
         type = type == null || !TYPES.contains(type.toLowerCase(Locale.ROOT)) ? "text" : type.toLowerCase(Locale.ROOT);
-        String srcUser = Params.get(ctx, "srcUser");
         PublishRequest request = new PublishRequest(
                 key,
                 Params.get(ctx, "content"),
@@ -68,7 +71,7 @@ public final class ConfigV2Routes {
                 Params.get(ctx, "desc"),
                 Params.get(ctx, "configTags"),
                 ctx.ip(),
-                srcUser == null || srcUser.isBlank() ? null : srcUser);
+                JavalinExchange.of(ctx).caller()); // the author is who logged in, never srcUser
         String casMd5 = ctx.header("casMd5");
         answer(
                 ctx,

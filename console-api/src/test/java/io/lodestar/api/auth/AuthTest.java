@@ -7,14 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jsonwebtoken.Jwts;
-import io.lodestar.api.server.LodestarServer;
-import io.lodestar.api.server.TestSettings;
-import io.lodestar.kv.cluster.FreePorts;
-import io.lodestar.kv.testing.Await;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
@@ -22,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
@@ -42,75 +35,54 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AuthTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = AuthServer.JSON;
     private static final String CONFIG = "/nacos/v1/cs/configs?dataId=guarded&group=G";
 
     @TempDir
     static Path dir;
 
-    LodestarServer server;
-    int port;
+    AuthServer s;
     String adminPassword;
     String token;
-    final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    int port;
+    java.net.http.HttpClient http;
 
     @BeforeAll
     void start() throws Exception {
-        port = FreePorts.next();
-        server = LodestarServer.start(TestSettings.standalone(dir, port, -1, true));
-        Await.until(Duration.ofSeconds(30), "ready (the probe needs no token)", () -> {
-            try {
-                return get("/nacos/v1/console/health/readiness", Map.of()).statusCode() == 200;
-            } catch (Exception e) {
-                return false;
-            }
-        });
-        Path file = dir.resolve("initial-admin-password");
-        Await.until(Duration.ofSeconds(30), "the admin's password file", () -> Files.exists(file));
-        assertEquals(
-                PosixFilePermissions.fromString("rw-------"),
-                Files.getPosixFilePermissions(file),
-                "readable by its owner only");
-        adminPassword = Files.readString(file).trim();
-        assertTrue(adminPassword.length() >= 20, "a long random password");
-        token = login("nacos", adminPassword).get("accessToken").asText();
+        s = AuthServer.start(dir);
+        adminPassword = s.adminPassword;
+        token = s.token;
+        port = s.port;
+        http = s.http;
     }
 
     @AfterAll
     void stop() {
-        server.close();
+        s.close();
     }
 
     private HttpResponse<String> send(String method, String pathAndQuery, String form, Map<String, String> headers)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
-                .timeout(Duration.ofSeconds(10));
-        headers.forEach(b::header);
-        if (form != null) {
-            b.header("Content-Type", "application/x-www-form-urlencoded");
-        }
-        b.method(
-                method, form == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(form));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return s.send(method, pathAndQuery, form, headers);
     }
 
     private HttpResponse<String> get(String pathAndQuery, Map<String, String> headers) throws Exception {
-        return send("GET", pathAndQuery, null, headers);
+        return s.get(pathAndQuery, headers);
     }
 
     private HttpResponse<String> loginResponse(String username, String password) throws Exception {
-        return send(
-                "POST",
-                Auth.LOGIN_PATH + "?username=" + URLEncoder.encode(username, StandardCharsets.UTF_8),
-                "password=" + URLEncoder.encode(password, StandardCharsets.UTF_8),
-                Map.of());
+        return s.loginResponse(username, password);
     }
 
     private JsonNode login(String username, String password) throws Exception {
-        HttpResponse<String> r = loginResponse(username, password);
-        assertEquals(200, r.statusCode(), r.body());
-        return JSON.readTree(r.body());
+        return s.login(username, password);
+    }
+
+    @Test
+    void theAdminsPasswordFileIsReadableByItsOwnerOnly() throws Exception {
+        Path file = dir.resolve("initial-admin-password");
+        assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(file));
+        assertTrue(adminPassword.length() >= 20, "a long random password");
     }
 
     @Test
@@ -255,6 +227,50 @@ class AuthTest {
         HttpResponse<String> throttled = loginResponse("throttled", "wrong-password");
         assertEquals(403, throttled.statusCode());
         assertTrue(throttled.body().contains("too many failed logins"), throttled.body());
+    }
+
+    @Test
+    void theAdminManagesUsersAndAUserOnlyItsOwnPassword() throws Exception {
+        Map<String, String> admin = Map.of("Authorization", "Bearer " + token);
+        String users = "/nacos/v1/auth/users";
+        assertEquals(
+                403,
+                send("POST", users, "username=bob&password=bob-password", Map.of())
+                        .statusCode());
+        assertEquals(
+                200,
+                send("POST", users, "username=bob&password=bob-password", admin).statusCode());
+        HttpResponse<String> again = send("POST", users, "username=bob&password=bob-password", admin);
+        assertEquals(400, again.statusCode(), "an existing name: " + again.body());
+        assertTrue(get(users, admin).body().contains("\"username\":\"bob\""));
+        assertFalse(get(users, admin).body().contains("$2"), "no hash is ever answered");
+
+        String bobToken = login("bob", "bob-password").get("accessToken").asText();
+        Map<String, String> bob = Map.of("Authorization", "Bearer " + bobToken);
+        String anyUsers = "/nacos/v1/console/namespaces"; // a route any user may call
+        assertEquals(200, get(anyUsers, bob).statusCode(), "a plain user's token is accepted");
+        HttpResponse<String> listed = get(users, bob);
+        assertEquals(403, listed.statusCode(), "listing users takes the admin: " + listed.body());
+        assertEquals(403, send("DELETE", users + "?username=nacos", null, bob).statusCode());
+        assertEquals(
+                403,
+                send("PUT", users, "username=nacos&newPassword=taken-over!", bob)
+                        .statusCode(),
+                "not another user's password");
+        assertEquals(
+                200,
+                send("PUT", users, "username=bob&newPassword=bob-password-2", bob)
+                        .statusCode());
+        assertEquals(403, get(anyUsers, bob).statusCode(), "the token from before the change is retired");
+
+        String bobAgain = login("bob", "bob-password-2").get("accessToken").asText();
+        assertEquals(400, send("DELETE", users + "?username=nacos", null, admin).statusCode(), "not the admin");
+        assertEquals(200, send("DELETE", users + "?username=bob", null, admin).statusCode());
+        assertEquals(
+                403,
+                get(anyUsers, Map.of("Authorization", "Bearer " + bobAgain)).statusCode(),
+                "a deleted user's token");
+        assertEquals(404, send("DELETE", users + "?username=bob", null, admin).statusCode());
     }
 
     @Test

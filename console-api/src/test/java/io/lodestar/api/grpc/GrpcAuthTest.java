@@ -2,19 +2,10 @@ package io.lodestar.api.grpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lodestar.api.server.LodestarServer;
-import io.lodestar.api.server.TestSettings;
-import io.lodestar.kv.cluster.FreePorts;
-import io.lodestar.kv.testing.Await;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
+import io.lodestar.api.auth.AuthServer;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,33 +21,20 @@ class GrpcAuthTest {
     @TempDir
     static Path dir;
 
-    LodestarServer server;
+    AuthServer s;
     int grpcPort;
     String token;
 
     @BeforeAll
     void start() throws Exception {
-        int httpPort = FreePorts.next();
-        grpcPort = FreePorts.next();
-        server = LodestarServer.start(TestSettings.standalone(dir, httpPort, grpcPort, true));
-        Path file = dir.resolve("initial-admin-password");
-        Await.until(Duration.ofSeconds(30), "the admin's password file", () -> Files.exists(file));
-        HttpResponse<String> login = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(
-                                        "http://127.0.0.1:" + httpPort + "/nacos/v1/auth/users/login?username=nacos"))
-                                .header("Content-Type", "application/x-www-form-urlencoded")
-                                .POST(HttpRequest.BodyPublishers.ofString(
-                                        "password=" + Files.readString(file).trim()))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, login.statusCode(), login.body());
-        token = new ObjectMapper().readTree(login.body()).get("accessToken").asText();
+        s = AuthServer.start(dir);
+        grpcPort = s.grpcPort;
+        token = s.token;
     }
 
     @AfterAll
     void stop() {
-        server.close();
+        s.close();
     }
 
     @Test
@@ -75,6 +53,58 @@ class GrpcAuthTest {
             RawGrpcClient.Message served =
                     c.request(RawGrpcClient.payload("ConfigQueryRequest", QUERY, Map.of("accessToken", token)));
             assertEquals(300, served.body().path("errorCode").asInt(), "served: the config does not exist");
+        }
+    }
+
+    @Test
+    void aUsersGrantsDecideWhatItsGrpcRequestsMayDo() throws Exception {
+        String reader = s.user("grpc-reader", "reader-password");
+        assertEquals(
+                200,
+                s.send("POST", "/nacos/v1/auth/roles", "role=grpc-readers&username=grpc-reader", s.admin())
+                        .statusCode());
+        assertEquals(
+                200,
+                s.send("POST", "/nacos/v1/auth/permissions", "role=grpc-readers&resource=public&action=r", s.admin())
+                        .statusCode());
+        Map<String, String> auth = Map.of("accessToken", reader);
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            assertEquals(
+                    300,
+                    c.request(RawGrpcClient.payload("ConfigQueryRequest", QUERY, auth))
+                            .body()
+                            .path("errorCode")
+                            .asInt(),
+                    "a read is served");
+            RawGrpcClient.Message publish = c.request(RawGrpcClient.payload(
+                    "ConfigPublishRequest",
+                    "{\"dataId\":\"d\",\"group\":\"G\",\"tenant\":\"\",\"content\":\"x\"}",
+                    auth));
+            assertEquals(403, publish.body().path("errorCode").asInt(), publish.toString());
+            assertTrue(
+                    publish.body().path("message").asText().contains("may not write public:G:config/d"),
+                    publish.toString());
+            RawGrpcClient.Message listen = c.request(RawGrpcClient.payload(
+                    "ConfigBatchListenRequest",
+                    "{\"listen\":true,\"configListenContexts\":[{\"dataId\":\"d\",\"group\":\"G\",\"tenant\":\"\",\"md5\":\"\"},"
+                            + "{\"dataId\":\"d\",\"group\":\"G\",\"tenant\":\"team-b\",\"md5\":\"\"}]}",
+                    auth));
+            assertEquals(
+                    403, listen.body().path("errorCode").asInt(), "a listener hears only what it may read: " + listen);
+            RawGrpcClient.Message register = c.request(RawGrpcClient.payload(
+                    "InstanceRequest",
+                    "{\"type\":\"registerInstance\",\"namespace\":\"public\",\"groupName\":\"G\",\"serviceName\":\"s\","
+                            + "\"instance\":{\"ip\":\"127.0.0.1\",\"port\":1}}",
+                    auth));
+            assertEquals(403, register.body().path("errorCode").asInt(), register.toString());
+            assertEquals(
+                    300,
+                    c.request(RawGrpcClient.payload("ConfigQueryRequest", QUERY, Map.of("accessToken", token)))
+                            .body()
+                            .path("errorCode")
+                            .asInt(),
+                    "nothing was written");
         }
     }
 }
