@@ -33,4 +33,4 @@ VOLUME /var/lib/lodestar
 EXPOSE 8848 9848 7848
 
 ENTRYPOINT ["/bin/sh", "/opt/lodestar/entrypoint.sh"]
-CMD ["--auth", "off"]
+CMD ["--auth", "on"]

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,14 +54,7 @@ class CliIT {
         Run server = run("server", "--help");
         assertEquals(0, server.exit, server.output);
         for (String option : List.of(
-                "--host",
-                "--port",
-                "--raft-port",
-                "--data-dir",
-                "--peers",
-                "--cluster-secret",
-                "--cluster-secret-file",
-                "--auth")) {
+                "--host", "--port", "--raft-port", "--data-dir", "--peers", "--cluster-secret-file", "--auth")) {
             assertTrue(server.output.contains(option), option + " in\n" + server.output);
         }
     }
@@ -68,6 +62,10 @@ class CliIT {
     @Test
     void badUsageExitsTwoWithAReason() throws Exception {
         String data = dir.resolve("d").toString();
+        Path shortSecret = Files.writeString(dir.resolve("short.secret"), "short");
+        Files.setPosixFilePermissions(shortSecret, PosixFilePermissions.fromString("rw-------"));
+        Path openSecret = Files.writeString(dir.resolve("open.secret"), LodestarCluster.SECRET);
+        Files.setPosixFilePermissions(openSecret, PosixFilePermissions.fromString("rw-r--r--"));
         record Case(String why, List<String> args, String mentions) {}
         List<Case> cases = List.of(
                 new Case("no command", List.of(), "missing command"),
@@ -87,37 +85,25 @@ class CliIT {
                                 "7000",
                                 "--peers",
                                 "127.0.0.1:7848,127.0.0.1:7849",
-                                "--cluster-secret",
-                                LodestarCluster.SECRET,
                                 "--data-dir",
                                 data),
                         "include this node"),
                 new Case(
                         "malformed peer",
-                        List.of(
-                                "server",
-                                "--peers",
-                                "localhost",
-                                "--cluster-secret",
-                                LodestarCluster.SECRET,
-                                "--data-dir",
-                                data),
+                        List.of("server", "--peers", "localhost", "--data-dir", data),
                         "host:raftPort"),
                 new Case(
-                        "both secret forms",
-                        List.of(
-                                "server",
-                                "--cluster-secret",
-                                LodestarCluster.SECRET,
-                                "--cluster-secret-file",
-                                "/nonexistent",
-                                "--data-dir",
-                                data),
-                        "not both"),
+                        "a secret on the command line, which ps shows",
+                        List.of("server", "--cluster-secret", LodestarCluster.SECRET, "--data-dir", data),
+                        "LODESTAR_CLUSTER_SECRET"),
                 new Case(
                         "short secret",
-                        List.of("server", "--cluster-secret", "short", "--data-dir", data),
+                        List.of("server", "--cluster-secret-file", shortSecret.toString(), "--data-dir", data),
                         "16 characters"),
+                new Case(
+                        "a secret file others may read",
+                        List.of("server", "--cluster-secret-file", openSecret.toString(), "--data-dir", data),
+                        "chmod 600"),
                 new Case(
                         "probe network with host bits",
                         List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),
@@ -165,6 +151,42 @@ class CliIT {
         String log = p.logText();
         assertTrue(log.contains("failed to start"), log);
         assertTrue(log.contains(manifest.getParent().toString()), "names the store directory:\n" + log);
+    }
+
+    @Test
+    void clusterCommandsLogInWithAPasswordFromAFileOrTheEnvironment() throws Exception {
+        ServerProcess server = cluster.standalone("cli-auth", "--auth", "on").start();
+        server.awaitReady();
+        Path password = server.dataDir.resolve("initial-admin-password");
+        Await.until(Duration.ofSeconds(30), "the admin's password file", () -> Files.exists(password));
+        String address = "127.0.0.1:" + server.httpPort;
+
+        Run anonymous = run("cluster", "status", "--server", address);
+        assertEquals(2, anonymous.exit, anonymous.output);
+        assertTrue(anonymous.output.contains("no access token"), anonymous.output);
+
+        Run fromFile = run("cluster", "status", "--server", address, "--password-file", password.toString());
+        assertEquals(0, fromFile.exit, fromFile.output);
+        assertTrue(fromFile.output.contains("LEADER"), fromFile.output);
+
+        ProcessBuilder fromEnv = new ProcessBuilder(
+                ServerProcess.javaBin(),
+                "-Xmx128m",
+                "-jar",
+                ServerProcess.JAR.toString(),
+                "cluster",
+                "status",
+                "--server",
+                address);
+        fromEnv.environment()
+                .put("LODESTAR_PASSWORD", Files.readString(password).trim());
+        Run env = run(fromEnv);
+        assertEquals(0, env.exit, env.output);
+
+        fromEnv.environment().put("LODESTAR_PASSWORD", "not-the-password");
+        Run wrong = run(fromEnv);
+        assertEquals(2, wrong.exit, wrong.output);
+        assertTrue(wrong.output.contains("cannot log in as nacos"), wrong.output);
     }
 
     @Test

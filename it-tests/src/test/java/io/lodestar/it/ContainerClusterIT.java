@@ -133,6 +133,7 @@ class ContainerClusterIT {
                         cmd.getHostConfig().withMemory(MEMORY_LIMIT).withMemorySwap(MEMORY_LIMIT);
                     })
                     .withEnv("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC")
+                    .withEnv("LODESTAR_CLUSTER_SECRET", LodestarCluster.SECRET)
                     .withExposedPorts(HTTP)
                     .withCommand(
                             "--auth",
@@ -145,8 +146,6 @@ class ContainerClusterIT {
                             String.valueOf(RAFT),
                             "--peers",
                             peers,
-                            "--cluster-secret",
-                            LodestarCluster.SECRET,
                             "--probe-allow",
                             "127.0.0.0/8") // the container's own loopback only
                     .waitingFor(Wait.forLogMessage(".*Lodestar started in .*\\s", 1)

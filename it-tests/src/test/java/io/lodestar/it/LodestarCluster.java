@@ -110,7 +110,8 @@ final class LodestarCluster implements AfterEachCallback {
     }
 
     private static List<String> groupArgs(List<String> peers, String... extraArgs) {
-        List<String> args = new ArrayList<>(List.of("--peers", String.join(",", peers), "--cluster-secret", SECRET));
+        // the secret comes from the environment (ServerProcess), as the server takes it
+        List<String> args = new ArrayList<>(List.of("--peers", String.join(",", peers)));
         args.addAll(List.of(extraArgs));
         return args;
     }

@@ -119,10 +119,11 @@ final class ServerProcess {
                     "=== start " + (++starts) + ": " + String.join(" ", cmd) + "\n",
                     java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
-            process = new ProcessBuilder(cmd)
+            ProcessBuilder builder = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().put("LODESTAR_CLUSTER_SECRET", LodestarCluster.SECRET); // as operators give it
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,11 +1,14 @@
 package io.lodestar.api.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -28,6 +31,9 @@ final class ClusterCommand {
 
     /** Options every subcommand shares. */
     static class Target {
+        /** Where the password comes from when no file is named: never an argument, which {@code ps} shows. */
+        static final String PASSWORD_ENV = "LODESTAR_PASSWORD";
+
         @Option(
                 names = "--server",
                 defaultValue = "127.0.0.1:8848",
@@ -35,10 +41,24 @@ final class ClusterCommand {
                 description = "Any member's HTTP address (default: ${DEFAULT-VALUE}).")
         String server;
 
+        @Option(
+                names = "--username",
+                defaultValue = "nacos",
+                description =
+                        "The user to log in as when the server has authentication on (default: ${DEFAULT-VALUE}).")
+        String username;
+
+        @Option(
+                names = "--password-file",
+                paramLabel = "PATH",
+                description = "A file holding that user's password (e.g. <data-dir>/initial-admin-password);"
+                        + " else the environment variable " + PASSWORD_ENV + ". Without either, no login.")
+        Path passwordFile;
+
+        private final HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
         int send(String method, String path, String address) throws Exception {
-            HttpClient http = HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + server + path))
                     .timeout(Duration.ofSeconds(60));
             if (address != null) {
@@ -51,15 +71,52 @@ final class ClusterCommand {
             }
             HttpResponse<String> answer;
             try {
+                String token = token();
+                if (token != null) {
+                    request.header("Authorization", "Bearer " + token);
+                }
                 answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             } catch (java.io.IOException e) {
                 System.err.println("cannot reach " + server + ": " + e);
                 return CommandLine.ExitCode.SOFTWARE;
+            } catch (LoginFailed e) {
+                System.err.println(e.getMessage());
+                return CommandLine.ExitCode.USAGE;
             }
             (answer.statusCode() < 300 ? System.out : System.err).println(answer.body());
             return answer.statusCode() < 300
                     ? CommandLine.ExitCode.OK
                     : answer.statusCode() < 500 ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
+        }
+
+        /** A token for {@link #username}, or null when no password is given (a server with authentication off). */
+        private String token() throws java.io.IOException, InterruptedException {
+            String password =
+                    passwordFile != null ? Files.readString(passwordFile).trim() : System.getenv(PASSWORD_ENV);
+            if (password == null || password.isEmpty()) {
+                return null;
+            }
+            String form = "username=" + URLEncoder.encode(username, StandardCharsets.UTF_8) + "&password="
+                    + URLEncoder.encode(password, StandardCharsets.UTF_8);
+            HttpResponse<String> login = http.send(
+                    HttpRequest.newBuilder(URI.create("http://" + server + "/nacos/v1/auth/users/login"))
+                            .timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(form))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (login.statusCode() != 200) {
+                throw new LoginFailed("cannot log in as " + username + ": " + login.body());
+            }
+            return new ObjectMapper().readTree(login.body()).path("accessToken").asText();
+        }
+    }
+
+    private static final class LoginFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LoginFailed(String message) {
+            super(message);
         }
     }
 

@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -77,19 +80,25 @@ public final class ServerCommand implements Callable<Integer> {
             description = "Every member of the group, self included. Omit for standalone.")
     List<String> peers = List.of();
 
-    @Option(
-            names = "--cluster-secret",
-            paramLabel = "S",
-            description = "Shared secret authenticating node-to-node traffic; required with --peers.")
+    /** Where the cluster secret comes from when no file is named: never an argument, which ps and docker inspect show. */
+    static final String CLUSTER_SECRET_ENV = "LODESTAR_CLUSTER_SECRET";
+
+    @Option(names = "--cluster-secret", hidden = true, description = "Refused: the secret would show in ps.")
     String clusterSecret;
 
-    @Option(names = "--cluster-secret-file", paramLabel = "PATH", description = "Read the cluster secret from a file.")
+    @Option(
+            names = "--cluster-secret-file",
+            paramLabel = "PATH",
+            description = "File holding the shared secret that authenticates node-to-node traffic (readable by its"
+                    + " owner only, else refused); else the environment variable " + CLUSTER_SECRET_ENV
+                    + ". Required with --peers.")
     Path clusterSecretFile;
 
     @Option(
             names = "--auth",
-            defaultValue = "off",
-            description = "Client authentication: on or off (default: ${DEFAULT-VALUE}).")
+            defaultValue = "on",
+            description =
+                    "Client authentication: on or off (default: ${DEFAULT-VALUE}; off only for local experiments).")
     Switch auth;
 
     @Option(
@@ -171,8 +180,9 @@ public final class ServerCommand implements Callable<Integer> {
         if (grpcMaxConnections < 0) {
             throw usage("--grpc-max-connections must be 0 (no limit) or more, got " + grpcMaxConnections);
         }
-        if (clusterSecret != null && clusterSecretFile != null) {
-            throw usage("give either --cluster-secret or --cluster-secret-file, not both");
+        if (clusterSecret != null) {
+            throw usage("--cluster-secret is refused: a secret on the command line shows in ps and docker inspect;"
+                    + " give --cluster-secret-file (mode 0600) or the environment variable " + CLUSTER_SECRET_ENV);
         }
         String self = host + ":" + raftPort;
         if (!peers.isEmpty()) {
@@ -184,21 +194,11 @@ public final class ServerCommand implements Callable<Integer> {
             if (!peers.contains(self)) {
                 throw usage("--peers must include this node as --host:--raft-port (" + self + ")");
             }
-            if (clusterSecret == null && clusterSecretFile == null) {
-                throw usage("--peers needs a cluster secret: --cluster-secret or --cluster-secret-file");
-            }
         }
-        byte[] secret = null;
-        if (clusterSecretFile != null) {
-            try {
-                secret = Files.readString(clusterSecretFile, StandardCharsets.UTF_8)
-                        .trim()
-                        .getBytes(StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw usage("--cluster-secret-file: cannot read " + clusterSecretFile + ": " + e.getMessage());
-            }
-        } else if (clusterSecret != null) {
-            secret = clusterSecret.getBytes(StandardCharsets.UTF_8);
+        byte[] secret = clusterSecret();
+        if (!peers.isEmpty() && secret == null) {
+            throw usage("--peers needs a cluster secret: --cluster-secret-file or the environment variable "
+                    + CLUSTER_SECRET_ENV);
         }
         if (secret != null && secret.length < 16) {
             throw usage("the cluster secret must be at least 16 characters");
@@ -265,6 +265,30 @@ public final class ServerCommand implements Callable<Integer> {
         if (value < 1 || value > 65535) {
             throw usage(name + " must be between 1 and 65535, got " + value);
         }
+    }
+
+    /** The secret from --cluster-secret-file (owner-only, else refused) or the environment; null if neither. */
+    private byte[] clusterSecret() {
+        String text;
+        if (clusterSecretFile != null) {
+            try {
+                Set<PosixFilePermission> mode = Files.getPosixFilePermissions(clusterSecretFile);
+                if (mode.stream()
+                        .anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+                    throw usage("--cluster-secret-file: " + clusterSecretFile + " is readable by others ("
+                            + PosixFilePermissions.toString(mode) + "); chmod 600 it");
+                }
+                text = Files.readString(clusterSecretFile, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw usage("--cluster-secret-file: cannot read " + clusterSecretFile + ": " + e.getMessage());
+            }
+        } else {
+            text = System.getenv(CLUSTER_SECRET_ENV);
+            if (text == null || text.isBlank()) {
+                return null;
+            }
+        }
+        return text.trim().getBytes(StandardCharsets.UTF_8);
     }
 
     private CommandLine.ParameterException usage(String message) {
