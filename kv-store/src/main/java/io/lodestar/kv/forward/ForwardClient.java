@@ -93,7 +93,7 @@ public final class ForwardClient implements AutoCloseable {
 
     private CompletableFuture<ForwardReply> send(String peer, ForwardRequest request, long timeoutMillis) {
         CompletableFuture<ForwardReply> future = new CompletableFuture<>();
-        ForwardFrame frame = codec.seal(request);
+        ForwardFrame frame = codec.seal(request, FrameCodec.toMember(peer));
         InvokeCallback callback = (result, error) -> {
             if (error != null) {
                 future.completeExceptionally(
@@ -105,7 +105,8 @@ public final class ForwardClient implements AutoCloseable {
                 return;
             }
             try {
-                ForwardReply reply = codec.open((ForwardFrame) result, ForwardReply.class);
+                ForwardReply reply =
+                        codec.open((ForwardFrame) result, ForwardReply.class, FrameCodec.inReplyTo(request.nonce()));
                 if (reply.status() == ForwardReply.UNAUTHORIZED) {
                     LOG.error("{} refused our frame: {}", peer, reply.message());
                 }

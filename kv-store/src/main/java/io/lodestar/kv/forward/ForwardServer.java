@@ -22,13 +22,19 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
     private static final Logger LOG = LoggerFactory.getLogger(ForwardServer.class);
     static final long MAX_CLOCK_SKEW_MILLIS = 60_000;
 
+    /** What an unverifiable frame gets: no MAC, no plaintext, nothing to test a guessed secret against. */
+    private static final ForwardFrame NOTHING = new ForwardFrame(new byte[0]);
+
     private final FrameCodec codec;
+    private final byte[] context;
     private final LeaderProposer local;
     private final ReplayGuard replays = new ReplayGuard(2 * MAX_CLOCK_SKEW_MILLIS);
     private final Map<String, PeerMessageHandler> handlers;
 
-    private ForwardServer(FrameCodec codec, LeaderProposer local, Map<String, PeerMessageHandler> handlers) {
+    private ForwardServer(
+            FrameCodec codec, String self, LeaderProposer local, Map<String, PeerMessageHandler> handlers) {
         this.codec = codec;
+        this.context = FrameCodec.toMember(self);
         this.local = local;
         this.handlers = handlers;
     }
@@ -38,9 +44,13 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
      * messages go to the handler registered in {@code handlers} under their topic (looked up per message).
      */
     public static void register(
-            RpcServer rpcServer, byte[] clusterSecret, LeaderProposer local, Map<String, PeerMessageHandler> handlers) {
+            RpcServer rpcServer,
+            byte[] clusterSecret,
+            String self,
+            LeaderProposer local,
+            Map<String, PeerMessageHandler> handlers) {
         registerSerializer();
-        rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), local, handlers));
+        rpcServer.registerProcessor(new ForwardServer(new FrameCodec(clusterSecret), self, local, handlers));
     }
 
     static void registerSerializer() {
@@ -59,27 +69,32 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
     public void handleRequest(RpcContext ctx, ForwardFrame frame) {
         ForwardRequest request;
         try {
-            request = codec.open(frame, ForwardRequest.class);
-            long skew = Math.abs(System.currentTimeMillis() - request.sentAtMillis());
-            if (skew > MAX_CLOCK_SKEW_MILLIS) {
-                throw new FrameCodec.UnauthorizedFrameException("frame is " + skew + " ms old or early");
-            }
-            if (!replays.firstSighting(request.nonce(), request.sentAtMillis())) {
-                throw new FrameCodec.UnauthorizedFrameException("frame replayed (nonce seen before)");
-            }
+            request = codec.open(frame, ForwardRequest.class, context);
         } catch (FrameCodec.UnauthorizedFrameException e) {
             LOG.warn("refused a node-to-node frame from {}: {}", ctx.getRemoteAddress(), e.getMessage());
-            ctx.sendResponse(codec.seal(reply(ForwardReply.UNAUTHORIZED, null, e.getMessage())));
+            ctx.sendResponse(NOTHING);
+            return;
+        }
+        byte[] replyContext = FrameCodec.inReplyTo(request.nonce());
+        long skew = Math.abs(System.currentTimeMillis() - request.sentAtMillis());
+        String refusal = skew > MAX_CLOCK_SKEW_MILLIS
+                ? "frame is " + skew + " ms old or early"
+                : !replays.firstSighting(request.nonce(), request.sentAtMillis())
+                        ? "frame replayed (nonce seen before)"
+                        : null;
+        if (refusal != null) { // authentic, so its sender knows the secret: it may hear why
+            LOG.warn("refused a node-to-node frame from {}: {}", ctx.getRemoteAddress(), refusal);
+            ctx.sendResponse(codec.seal(reply(ForwardReply.UNAUTHORIZED, null, refusal), replyContext));
             return;
         }
         if (request.kind() == ForwardRequest.STATUS) {
             LeaderProposer.NodeStatus s = local.status();
-            ctx.sendResponse(
-                    codec.seal(new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term())));
+            ctx.sendResponse(codec.seal(
+                    new ForwardReply(ForwardReply.OK, null, null, s.leader(), s.state(), s.term()), replyContext));
             return;
         }
         if (request.kind() == ForwardRequest.MESSAGE) {
-            deliver(ctx, request);
+            deliver(ctx, request, replyContext);
             return;
         }
         local.proposeAsLeader(request.command()).whenComplete((result, error) -> {
@@ -89,14 +104,15 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
                             error instanceof CompletionException && error.getCause() != null
                                     ? error.getCause()
                                     : error);
-            ctx.sendResponse(codec.seal(reply));
+            ctx.sendResponse(codec.seal(reply, replyContext));
         });
     }
 
-    private void deliver(RpcContext ctx, ForwardRequest request) {
+    private void deliver(RpcContext ctx, ForwardRequest request, byte[] replyContext) {
         PeerMessageHandler handler = request.topic() == null ? null : handlers.get(request.topic());
         if (handler == null) {
-            ctx.sendResponse(codec.seal(reply(ForwardReply.REFUSED, null, "no handler for topic " + request.topic())));
+            ctx.sendResponse(codec.seal(
+                    reply(ForwardReply.REFUSED, null, "no handler for topic " + request.topic()), replyContext));
             return;
         }
         CompletableFuture<byte[]> answer;
@@ -108,7 +124,8 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
         answer.whenComplete((payload, error) -> ctx.sendResponse(codec.seal(
                 error == null
                         ? ForwardReply.answer(payload)
-                        : reply(ForwardReply.REFUSED, null, request.topic() + ": " + rootMessage(error)))));
+                        : reply(ForwardReply.REFUSED, null, request.topic() + ": " + rootMessage(error)),
+                replyContext)));
     }
 
     private static String rootMessage(Throwable error) {

@@ -14,9 +14,14 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals and opens frames of the node-to-node channel: {@code HMAC-SHA256(secret, payload) ||
- * payload}, the payload a Hessian encoding restricted to this channel's own classes. A frame whose
- * MAC does not verify is rejected before its payload is decoded.
+ * Seals and opens frames of the node-to-node channel: {@code HMAC-SHA256(secret, context ||
+ * payload) || payload}, the payload a Hessian encoding restricted to this channel's own classes. A
+ * frame whose MAC does not verify is rejected before its payload is decoded.
+ *
+ * <p>The context is not sent: both ends know it. A request's is its destination ({@link
+ * #toMember}), so a request captured on its way to one member does not verify at another; a
+ * reply's is the nonce of the request it answers ({@link #inReplyTo}), so a reply cannot be passed
+ * off as the answer to another request, nor a request as a reply.
  */
 final class FrameCodec {
     private static final int MAC_LENGTH = 32;
@@ -29,23 +34,39 @@ final class FrameCodec {
         this.key = new SecretKeySpec(clusterSecret, "HmacSHA256");
     }
 
-    ForwardFrame seal(Object message) {
+    /**
+     * The context of a request sent to {@code member}, as host:raftPort (a Raft peer id's index or
+     * priority suffix dropped: sender and receiver may spell the same member either way).
+     */
+    static byte[] toMember(String member) {
+        com.alipay.sofa.jraft.entity.PeerId peer = com.alipay.sofa.jraft.entity.PeerId.parsePeer(member);
+        String endpoint = peer == null ? member : peer.getEndpoint().toString();
+        return ("request to " + endpoint).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The context of the reply to the request whose nonce is {@code nonce}. */
+    static byte[] inReplyTo(long nonce) {
+        return ("reply to " + nonce).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    ForwardFrame seal(Object message, byte[] context) {
         byte[] payload = CODEC.encode(message);
-        byte[] mac = mac(payload);
+        byte[] mac = mac(context, payload);
         byte[] body = Arrays.copyOf(mac, MAC_LENGTH + payload.length);
         System.arraycopy(payload, 0, body, MAC_LENGTH, payload.length);
         return new ForwardFrame(body);
     }
 
-    /** Verifies and decodes; {@link UnauthorizedFrameException} when the MAC is wrong. */
-    <T> T open(ForwardFrame frame, Class<T> type) {
+    /** Verifies in {@code context} and decodes; {@link UnauthorizedFrameException} when the MAC is wrong. */
+    <T> T open(ForwardFrame frame, Class<T> type, byte[] context) {
         byte[] body = frame.body();
         if (body.length < MAC_LENGTH) {
             throw new UnauthorizedFrameException("frame shorter than its MAC");
         }
         byte[] payload = Arrays.copyOfRange(body, MAC_LENGTH, body.length);
-        if (!MessageDigest.isEqual(mac(payload), Arrays.copyOf(body, MAC_LENGTH))) {
-            throw new UnauthorizedFrameException("frame MAC does not verify: the peers' cluster secrets differ");
+        if (!MessageDigest.isEqual(mac(context, payload), Arrays.copyOf(body, MAC_LENGTH))) {
+            throw new UnauthorizedFrameException("frame MAC does not verify: the peers' cluster secrets differ,"
+                    + " or it was meant for another member or request");
         }
         try {
             return CODEC.decode(payload, type);
@@ -54,10 +75,13 @@ final class FrameCodec {
         }
     }
 
-    private byte[] mac(byte[] payload) {
+    private byte[] mac(byte[] context, byte[] payload) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
+            // the context's length first: no context and payload pair reads as another
+            mac.update(java.nio.ByteBuffer.allocate(4).putInt(context.length).array());
+            mac.update(context);
             return mac.doFinal(payload);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);

@@ -227,7 +227,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         RpcServer rpcServer =
                 new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
         RaftRequestProcessors.register(rpcServer, GROUP, disk::refusal);
-        ForwardServer.register(rpcServer, config.clusterSecret(), this, peerHandlers);
+        ForwardServer.register(rpcServer, config.clusterSecret(), config.self(), this, peerHandlers);
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);
         }
