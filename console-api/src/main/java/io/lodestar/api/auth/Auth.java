@@ -1,5 +1,6 @@
 package io.lodestar.api.auth;
 
+import io.lodestar.api.audit.AuditLog;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.error.UnauthenticatedException;
 import io.lodestar.kv.KvStore;
@@ -44,6 +45,7 @@ public final class Auth implements AutoCloseable {
     private final boolean enabled;
     private final Users users;
     private final Grants grants;
+    private final AuditLog audit;
     private final TokenKey key;
     private final Tokens tokens;
     private final LoginThrottle throttle;
@@ -53,8 +55,9 @@ public final class Auth implements AutoCloseable {
         return t;
     });
 
-    private Auth(KvStore store, boolean enabled, Clock clock) {
+    private Auth(KvStore store, boolean enabled, Clock clock, AuditLog audit) {
         this.enabled = enabled;
+        this.audit = audit;
         this.users = new Users(store);
         this.grants = new Grants(store, users);
         this.key = new TokenKey(store);
@@ -64,10 +67,11 @@ public final class Auth implements AutoCloseable {
 
     /**
      * Authentication over {@code store}; when {@code enabled}, makes the token key and the admin
-     * user in the background once the store takes writes.
+     * user in the background once the store takes writes. Writes and refusals go to the audit log
+     * in {@code dataDir}, with authentication on or off.
      */
     public static Auth start(KvStore store, boolean enabled, Path dataDir) {
-        Auth auth = new Auth(store, enabled, Clock.systemUTC());
+        Auth auth = new Auth(store, enabled, Clock.systemUTC(), AuditLog.open(dataDir));
         if (enabled) {
             auth.setup.execute(() -> auth.firstStart(dataDir, 0));
         }
@@ -103,7 +107,7 @@ public final class Auth implements AutoCloseable {
 
     /** The check for the request chain: who may do what ({@link Authorization}); only the declarations while off. */
     public RequestChecks.Check check() {
-        return new Authorization(enabled, new Authentication(tokens), grants);
+        return new Authorization(enabled, new Authentication(tokens), grants, audit);
     }
 
     /**
@@ -180,5 +184,6 @@ public final class Auth implements AutoCloseable {
     @Override
     public void close() {
         setup.shutdownNow();
+        audit.close();
     }
 }

@@ -98,13 +98,20 @@ final class RequestDispatcher {
             reply = CompletableFuture.failedFuture(e);
         }
         return reply.handle((ok, e) -> {
-            if (e == null) {
-                return ok;
-            }
-            ErrorMapping.Grpc error = ErrorMapping.grpc(e, "gRPC " + request);
-            return Reply.fail(
-                    route.failureType() == null ? ERROR_RESPONSE : route.failureType(), error.code(), error.message());
-        });
+                    if (e == null) {
+                        return ok;
+                    }
+                    ErrorMapping.Grpc error = ErrorMapping.grpc(e, "gRPC " + request);
+                    return Reply.fail(
+                            route.failureType() == null ? ERROR_RESPONSE : route.failureType(),
+                            error.code(),
+                            error.message());
+                })
+                .thenApply(answered -> {
+                    int code = answered.body().path("errorCode").asInt(0);
+                    checks.completed(request, code == 0 ? 200 : code);
+                    return answered;
+                });
     }
 
     private static CompletableFuture<Reply> done(Reply reply) {

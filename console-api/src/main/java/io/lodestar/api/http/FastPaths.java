@@ -78,12 +78,10 @@ public final class FastPaths extends HandlerWrapper {
         Map<String, String> params = body == null ? null : FormCodec.params(req.getQueryString(), body);
         ServletExchange exchange = params == null
                 ? null
-                : new ServletExchange(
-                        req,
-                        resp,
-                        params,
-                        operation,
-                        status -> metrics.record(req.getMethod(), target, status, System.nanoTime() - start));
+                : new ServletExchange(req, resp, params, operation, (answered, status) -> {
+                    metrics.record(req.getMethod(), target, status, System.nanoTime() - start);
+                    checks.completed(answered, status);
+                });
         if (exchange == null || !route.takes().test(exchange)) {
             super.handle(target, base, body == null || body.length == 0 ? req : new ReplayedBody(req, body), resp);
             return;

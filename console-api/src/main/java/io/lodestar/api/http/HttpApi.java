@@ -127,6 +127,7 @@ public final class HttpApi {
         ErrorMapping.install(app);
         // once matched, so that the check knows the route that will serve the request, not its spelling
         app.beforeMatched(ctx -> checks.check(JavalinExchange.of(ctx)));
+        app.afterMatched(ctx -> checks.completed(JavalinExchange.of(ctx), ctx.statusCode()));
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
         HealthRoutes.install(app, s.store(), s.readiness());

@@ -12,6 +12,8 @@ public final class JavalinExchange implements Exchange {
      */
     public static final String CALLER = "lodestar.caller";
 
+    private static final String OPERATION = "lodestar.operation";
+
     private final Context ctx;
     private final String operation;
 
@@ -22,8 +24,14 @@ public final class JavalinExchange implements Exchange {
 
     /** A request Javalin matched to a route: its operation is the route's (HEAD is answered by GET's). */
     public static Exchange of(Context ctx) {
-        String method = ctx.method() == HandlerType.HEAD ? "GET" : ctx.method().name();
-        return new JavalinExchange(ctx, method + ' ' + ctx.endpointHandlerPath());
+        String operation = ctx.attribute(OPERATION);
+        if (operation == null) { // first seen in beforeMatched, where the matched endpoint's path is known
+            String method =
+                    ctx.method() == HandlerType.HEAD ? "GET" : ctx.method().name();
+            operation = method + ' ' + ctx.endpointHandlerPath();
+            ctx.attribute(OPERATION, operation);
+        }
+        return new JavalinExchange(ctx, operation);
     }
 
     /** A WebSocket upgrade request. */

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checks every request passes before its endpoint runs, whichever way it came in (Javalin's
@@ -13,6 +14,12 @@ public final class RequestChecks {
     @FunctionalInterface
     public interface Check {
         void check(CheckedRequest request);
+
+        /**
+         * Told how a request ended, whether the checks let it through or refused it: {@code status}
+         * is the HTTP status, or for gRPC 200 when served and else the error code answered.
+         */
+        default void completed(CheckedRequest request, int status) {}
     }
 
     private final List<Check> checks = new CopyOnWriteArrayList<>();
@@ -21,6 +28,17 @@ public final class RequestChecks {
     public RequestChecks add(Check check) {
         checks.add(check);
         return this;
+    }
+
+    /** Tells every check how {@code request} ended (see {@link Check#completed}); never throws. */
+    public void completed(CheckedRequest request, int status) {
+        for (Check c : checks) {
+            try {
+                c.completed(request, status);
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(RequestChecks.class).error("a check failed on a completed request", e);
+            }
+        }
     }
 
     /** Runs every check on {@code request}; the first that refuses it throws. */

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
+import java.util.function.ObjIntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,14 +24,14 @@ public final class ServletExchange implements Exchange {
     private final String operation;
     private String caller; // set by the checks, read by the endpoint, one thread after the other
     /** Told the status as the answer is written (for the request metrics). */
-    private final IntConsumer answered;
+    private final ObjIntConsumer<ServletExchange> answered;
 
     ServletExchange(
             HttpServletRequest req,
             HttpServletResponse resp,
             Map<String, String> params,
             String operation,
-            IntConsumer answered) {
+            ObjIntConsumer<ServletExchange> answered) {
         this.req = req;
         this.resp = resp;
         this.params = params;
@@ -134,7 +134,7 @@ public final class ServletExchange implements Exchange {
 
     private void write(String contentType, byte[] body) throws IOException {
         // counted before the client can have the answer, so a scrape after it sees this request
-        answered.accept(resp.getStatus());
+        answered.accept(this, resp.getStatus());
         resp.setContentType(contentType);
         resp.setContentLength(body.length);
         resp.getOutputStream().write(body);

@@ -23,7 +23,7 @@ import java.util.Map;
 public final class AuthServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    final Path dir;
+    public final Path dir;
     final LodestarServer server;
     public final int port;
     public final int grpcPort;

@@ -216,6 +216,44 @@ class AuthorizationTest {
     }
 
     @Test
+    void theAuditLogRecordsEachWriteAndEachRefusalWithoutContent() throws Exception {
+        Map<String, String> auditor = AuthServer.bearer(s.user("audited", "audited-password"));
+        ok(s.send("POST", "/nacos/v1/auth/roles", "role=audited-writers&username=audited", s.admin()));
+        ok(s.send("POST", "/nacos/v1/auth/permissions", "role=audited-writers&resource=team-a&action=rw", s.admin()));
+        ok(s.send(
+                "POST",
+                "/nacos/v1/cs/configs",
+                "tenant=team-a&dataId=audited&group=G&content=never-in-the-audit-log",
+                auditor));
+        ok(s.send(
+                "POST",
+                "/nacos/v2/cs/config",
+                "namespaceId=team-a&dataId=audited-v2&group=G&content=never-in-the-audit-log",
+                auditor));
+        refused(
+                s.send("DELETE", "/nacos/v1/cs/configs?dataId=audited&group=G", null, auditor),
+                "write public:G:config/audited");
+        assertEquals(
+                403,
+                s.get("/nacos/v1/cs/configs?dataId=audited&group=G", Map.of()).statusCode());
+
+        Path log = dir.resolve("audit").resolve("audit.log");
+        String[] expected = {
+            "\"principal\":\"audited\",\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"POST /nacos/v1/cs/configs\",\"resources\":[\"team-a:G:config/audited\"],\"outcome\":200",
+            "\"operation\":\"POST /nacos/v2/cs/config\",\"resources\":[\"team-a:G:config/audited-v2\"],\"outcome\":200",
+            "\"principal\":\"audited\",\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"DELETE /nacos/v1/cs/configs\",\"resources\":[\"public:G:config/audited\"],\"outcome\":403",
+            "\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"GET /nacos/v1/cs/configs\",\"resources\":[\"public:G:config/audited\"],\"outcome\":403",
+        };
+        io.lodestar.kv.testing.Await.until(
+                "the audit lines",
+                () -> java.util.Arrays.stream(expected).allMatch(auditText(log)::contains),
+                () -> auditText(log));
+        String text = java.nio.file.Files.readString(log);
+        assertTrue(!text.contains("never-in-the-audit-log") && !text.contains("audited-password"), text);
+        assertTrue(text.lines().allMatch(l -> l.startsWith("{\"time\":\"")), "one JSON object per line:\n" + text);
+    }
+
+    @Test
     void clusterAdministrationIsItsOwnPermission() throws Exception {
         Map<String, String> operator = AuthServer.bearer(s.user("operator", "operator-password"));
         refused(s.get("/lodestar/v1/cluster", operator), "read cluster");
@@ -276,6 +314,14 @@ class AuthorizationTest {
         HttpResponse<String> r = s.send(bad.method(), bad.pathAndQuery(), bad.form(), s.admin());
         assertEquals(bad.status(), r.statusCode(), r.body());
         assertTrue(r.body().contains(bad.names()), r.body());
+    }
+
+    private static String auditText(Path log) {
+        try {
+            return java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String listening(String dataId, String group, String tenant) {

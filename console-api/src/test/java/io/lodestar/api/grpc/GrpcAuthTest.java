@@ -98,6 +98,17 @@ class GrpcAuthTest {
                             + "\"instance\":{\"ip\":\"127.0.0.1\",\"port\":1}}",
                     auth));
             assertEquals(403, register.body().path("errorCode").asInt(), register.toString());
+            java.nio.file.Path audit = s.dir.resolve("audit").resolve("audit.log");
+            io.lodestar.kv.testing.Await.until("the refused publish in the audit log", () -> {
+                try {
+                    return java.nio.file.Files.readString(audit)
+                            .contains("\"principal\":\"grpc-reader\",\"source\":\"127.0.0.1\","
+                                    + "\"entryPoint\":\"grpc\",\"operation\":\"ConfigPublishRequest\",\"resources\":[\"public:G:config/d\"],"
+                                    + "\"outcome\":403");
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
             assertEquals(
                     300,
                     c.request(RawGrpcClient.payload("ConfigQueryRequest", QUERY, Map.of("accessToken", token)))
