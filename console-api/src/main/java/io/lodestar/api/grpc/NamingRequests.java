@@ -8,6 +8,7 @@ import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServicePage;
+import io.lodestar.naming.SmallSets;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.NamingValidation;
@@ -16,7 +17,6 @@ import io.lodestar.naming.query.ServiceView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -331,7 +331,8 @@ final class NamingRequests implements AutoCloseable {
             Map<InstanceAddress, Held> now = new LinkedHashMap<>();
             for (Instance i : instances) {
                 now.put(i.address(), new Held(i, System.nanoTime()));
-                holders.merge(new HeldKey(service, i.address()), Set.of(client), (set, one) -> with(set, client));
+                holders.merge(
+                        new HeldKey(service, i.address()), Set.of(client), (set, one) -> SmallSets.with(set, client));
             }
             Map<InstanceAddress, Held> before = client.instances.put(service, compact(now));
             if (before != null) {
@@ -349,29 +350,11 @@ final class NamingRequests implements AutoCloseable {
     private boolean unhold(Client client, ServiceKey service, InstanceAddress address) {
         boolean[] last = {true};
         holders.computeIfPresent(new HeldKey(service, address), (k, set) -> {
-            Set<Client> rest = without(set, client);
+            Set<Client> rest = SmallSets.without(set, client);
             last[0] = rest.isEmpty();
             return rest.isEmpty() ? null : rest;
         });
         return last[0];
-    }
-
-    private static Set<Client> with(Set<Client> set, Client client) {
-        if (set.contains(client)) {
-            return set;
-        }
-        Set<Client> more = new HashSet<>(set);
-        more.add(client);
-        return Set.copyOf(more);
-    }
-
-    private static Set<Client> without(Set<Client> set, Client client) {
-        if (!set.contains(client)) {
-            return set;
-        }
-        Set<Client> rest = new HashSet<>(set);
-        rest.remove(client);
-        return Set.copyOf(rest);
     }
 
     /** A connection's instances of one service, immutable: almost always one, which Map.of keeps in a few bytes. */

@@ -1,11 +1,11 @@
 package io.lodestar.naming.dns;
 
 import io.lodestar.naming.NamingService;
+import io.lodestar.naming.SmallSets;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.SharedNames;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,29 +41,15 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
         if (naming.exists(service)) {
             index(service);
         } else {
-            byLowerName.computeIfPresent(LowerName.of(service), (k, set) -> without(set, service));
+            byLowerName.computeIfPresent(LowerName.of(service), (k, set) -> {
+                Set<ServiceKey> rest = SmallSets.without(set, service);
+                return rest.isEmpty() ? null : rest;
+            });
         }
     }
 
     private void index(ServiceKey service) {
-        byLowerName.merge(LowerName.of(service), Set.of(service), (a, b) -> {
-            if (a.contains(service)) {
-                return a;
-            }
-            Set<ServiceKey> both = new HashSet<>(a);
-            both.add(service);
-            return Set.copyOf(both);
-        });
-    }
-
-    /** The immutable sets are replaced, never changed: a lookup reads a set no one writes. */
-    private static Set<ServiceKey> without(Set<ServiceKey> set, ServiceKey service) {
-        if (!set.contains(service)) {
-            return set;
-        }
-        Set<ServiceKey> rest = new HashSet<>(set);
-        rest.remove(service);
-        return rest.isEmpty() ? null : Set.copyOf(rest);
+        byLowerName.merge(LowerName.of(service), Set.of(service), (set, one) -> SmallSets.with(set, service));
     }
 
     private record LowerName(String namespace, String group, String service) {
