@@ -12,7 +12,8 @@ public final class JavalinExchange implements Exchange {
      */
     public static final String CALLER = "lodestar.caller";
 
-    private static final String OPERATION = "lodestar.operation";
+    /** The request attribute holding the operation, as {@code AccessRules} names it (see {@link #of}). */
+    public static final String OPERATION = "lodestar.operation";
 
     private final Context ctx;
     private final String operation;

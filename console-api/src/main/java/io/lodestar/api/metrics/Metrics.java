@@ -2,6 +2,7 @@ package io.lodestar.api.metrics;
 
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
+import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.Readiness;
@@ -220,8 +221,16 @@ public final class Metrics {
         }
     }
 
-    /** The matched route pattern (bounded cardinality), or "unmatched" (404, 405 before routing). */
+    /**
+     * The matched route pattern (bounded cardinality), or "unmatched" (404, 405 before routing). Read
+     * from the operation the checks recorded once the route matched: by the time the request is
+     * logged Javalin names the last handler's path, an after-handler's {@code *}.
+     */
     private static String route(io.javalin.http.Context ctx) {
+        String operation = ctx.attribute(JavalinExchange.OPERATION);
+        if (operation != null) {
+            return operation.substring(operation.indexOf(' ') + 1);
+        }
         try {
             String path = ctx.endpointHandlerPath();
             return path.isEmpty() ? "unmatched" : path;
