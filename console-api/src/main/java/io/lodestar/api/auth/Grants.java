@@ -115,7 +115,10 @@ public final class Grants {
     }
 
     /** Grants {@code action} on {@code resource} to an existing role; completes with false if it was granted already. */
-    public CompletableFuture<Boolean> grant(String role, String resource, String action) {
+    public CompletableFuture<Boolean> grant(Permission permission) {
+        String role = permission.role();
+        String resource = permission.resource();
+        String action = permission.action();
         checkRole(role);
         Resources.checkPattern(resource);
         checkAction(action);
@@ -136,9 +139,9 @@ public final class Grants {
     }
 
     /** Takes back one permission; completes with whether the role had it. */
-    public CompletableFuture<Boolean> revoke(String role, String resource, String action) {
-        checkRole(role);
-        byte[] key = key(role, resource, action);
+    public CompletableFuture<Boolean> revoke(Permission permission) {
+        checkRole(permission.role());
+        byte[] key = key(permission.role(), permission.resource(), permission.action());
         return writes.run("the permission", () -> {
             KvEntry e = store.get(AuthKeyspaces.PERMISSIONS, key);
             if (e == null) {

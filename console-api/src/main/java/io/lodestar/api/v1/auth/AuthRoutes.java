@@ -119,23 +119,24 @@ public final class AuthRoutes {
                             .toList());
         });
         app.post(PERMISSIONS_PATH, ctx -> {
-            String role = required(ctx, "role");
-            String resource = required(ctx, "resource");
-            String action = required(ctx, "action");
-            if (!grants.grant(role, resource, action).get()) {
-                throw new InvalidRequestException("resource", "role '" + role + "' has this permission already");
+            Grants.Permission p = permission(ctx);
+            if (!grants.grant(p).get()) {
+                throw new InvalidRequestException("resource", "role '" + p.role() + "' has this permission already");
             }
             ok(ctx, "add permission ok!");
         });
         app.delete(PERMISSIONS_PATH, ctx -> {
-            String role = required(ctx, "role");
-            String resource = required(ctx, "resource");
-            String action = required(ctx, "action");
-            if (!grants.revoke(role, resource, action).get()) {
-                throw new NotFoundException("resource", "role '" + role + "' has no such permission");
+            Grants.Permission p = permission(ctx);
+            if (!grants.revoke(p).get()) {
+                throw new NotFoundException("resource", "role '" + p.role() + "' has no such permission");
             }
             ok(ctx, "delete permission ok!");
         });
+    }
+
+    /** The permission a grant or a revocation names: role, resource and action, each required. */
+    private static Grants.Permission permission(Context ctx) {
+        return new Grants.Permission(required(ctx, "role"), required(ctx, "resource"), required(ctx, "action"));
     }
 
     /** Nacos's page of items, as its console and clients read it ({@code pageNo}, {@code pageSize} from 1). */
