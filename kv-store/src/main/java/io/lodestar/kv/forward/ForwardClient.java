@@ -2,7 +2,6 @@ package io.lodestar.kv.forward;
 
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.error.InvokeTimeoutException;
-import com.alipay.sofa.jraft.option.RpcOptions;
 import com.alipay.sofa.jraft.rpc.InvokeCallback;
 import com.alipay.sofa.jraft.rpc.RpcClient;
 import com.alipay.sofa.jraft.util.Endpoint;
@@ -13,6 +12,9 @@ import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.raftport.CredentialedRpcOptions;
+import io.lodestar.kv.raftport.HandshakeRefusedException;
+import io.lodestar.kv.raftport.PeerCredentials;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,12 +32,12 @@ public final class ForwardClient implements AutoCloseable {
     private final String self;
     private final RpcClient rpc;
 
-    public ForwardClient(byte[] clusterSecret, String self) {
+    public ForwardClient(PeerCredentials credentials) {
         ForwardServer.registerSerializer();
-        this.codec = new FrameCodec(clusterSecret);
-        this.self = self;
+        this.codec = new FrameCodec(credentials.clusterSecret());
+        this.self = credentials.self();
         this.rpc = RpcFactoryHelper.rpcFactory().createRpcClient();
-        this.rpc.init(new RpcOptions());
+        this.rpc.init(new CredentialedRpcOptions(credentials));
     }
 
     /**
@@ -121,6 +123,8 @@ public final class ForwardClient implements AutoCloseable {
         };
         try {
             rpc.invokeAsync(endpoint(peer), frame, callback, timeoutMillis);
+        } catch (HandshakeRefusedException e) {
+            future.completeExceptionally(new StoreUnavailableException(e.getMessage()));
         } catch (Exception e) {
             // not sent: the connection could not be made
             future.completeExceptionally(new NoLeaderException("cannot reach " + peer + ": " + e.getMessage()));

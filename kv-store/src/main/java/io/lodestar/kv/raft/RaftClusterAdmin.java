@@ -9,6 +9,8 @@ import com.alipay.sofa.jraft.option.CliOptions;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.ClusterAdmin;
+import io.lodestar.kv.raftport.CredentialedCliOptions;
+import io.lodestar.kv.raftport.PeerCredentials;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -28,9 +30,9 @@ final class RaftClusterAdmin implements ClusterAdmin, AutoCloseable {
         return t;
     });
 
-    RaftClusterAdmin(Supplier<List<String>> members, int timeoutMs) {
+    RaftClusterAdmin(Supplier<List<String>> members, PeerCredentials credentials, int timeoutMs) {
         this.members = members;
-        CliOptions options = new CliOptions();
+        CliOptions options = new CredentialedCliOptions(credentials);
         options.setTimeoutMs(timeoutMs);
         options.setMaxRetry(3);
         this.cli = RaftServiceFactory.createAndInitCliService(options);

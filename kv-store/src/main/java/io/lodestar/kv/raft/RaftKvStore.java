@@ -39,6 +39,9 @@ import io.lodestar.kv.feed.ChangeListener;
 import io.lodestar.kv.forward.ForwardClient;
 import io.lodestar.kv.forward.ForwardServer;
 import io.lodestar.kv.forward.LeaderProposer;
+import io.lodestar.kv.raftport.AuthenticatedRpcServer;
+import io.lodestar.kv.raftport.CredentialedNodeOptions;
+import io.lodestar.kv.raftport.PeerCredentials;
 import io.lodestar.kv.rocks.RocksEngine;
 import io.lodestar.kv.rocks.RocksNativeLibrary;
 import java.nio.ByteBuffer;
@@ -89,6 +92,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     /** A size-triggered snapshot is under way: set by the tick that asks for it, cleared by its completion. */
     private final AtomicBoolean snapshotting = new AtomicBoolean();
 
+    private final PeerCredentials credentials;
     private final ForwardClient forwarder;
     private final Map<String, PeerMessageHandler> peerHandlers = new ConcurrentHashMap<>();
     private final AtomicBoolean publishing = new AtomicBoolean();
@@ -138,7 +142,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 feed,
                 completions,
                 background);
-        this.forwarder = new ForwardClient(config.clusterSecret(), config.self());
+        this.credentials = new PeerCredentials(config.clusterSecret(), config.self());
+        this.forwarder = new ForwardClient(credentials);
         this.disk = new DiskGuard(config.dataDir(), config.diskReserveBytes());
     }
 
@@ -214,7 +219,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         raftOptions.setSyncMeta(true);
         // RocksDB statistics on the Raft log cost CPU on every append and nothing reads them
         raftOptions.setOpenStatistics(false);
-        NodeOptions options = new NodeOptions();
+        NodeOptions options = new CredentialedNodeOptions(credentials);
         options.setFsm(fsm);
         options.setInitialConf(initial);
         options.setLogUri(raftDir.resolve("log").toString());
@@ -224,8 +229,9 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         options.setSnapshotIntervalSecs(config.snapshotIntervalSecs());
         options.setRaftOptions(raftOptions);
 
-        RpcServer rpcServer =
-                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        RpcServer rpcServer = new AuthenticatedRpcServer(
+                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true)),
+                config.clusterSecret());
         RaftRequestProcessors.register(rpcServer, GROUP, disk::refusal);
         ForwardServer.register(rpcServer, config.clusterSecret(), config.self(), this, peerHandlers);
         if (!rpcServer.init(null)) {
@@ -618,7 +624,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             throw new StoreUnavailableException("the store is shutting down");
         }
         if (admin == null) {
-            admin = new RaftClusterAdmin(() -> members.members(), (int) config.requestTimeoutMs());
+            admin = new RaftClusterAdmin(() -> members.members(), credentials, (int) config.requestTimeoutMs());
         }
         return admin;
     }

@@ -3,7 +3,6 @@ package io.lodestar.kv.forward;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alipay.sofa.jraft.option.RpcOptions;
 import com.alipay.sofa.jraft.rpc.RpcClient;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
@@ -12,6 +11,9 @@ import com.alipay.sofa.jraft.util.RpcFactoryHelper;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.raftport.AuthenticatedRpcServer;
+import io.lodestar.kv.raftport.CredentialedRpcOptions;
+import io.lodestar.kv.raftport.PeerCredentials;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -60,12 +62,14 @@ class ForwardChannelTest {
         serverA = serve(addressA, a);
         serverB = serve(addressB, b);
         raw = RpcFactoryHelper.rpcFactory().createRpcClient();
-        raw.init(new RpcOptions());
+        // a member's client: the frames' own checks are what these tests are about
+        raw.init(new CredentialedRpcOptions(new PeerCredentials(SECRET, "127.0.0.1:1")));
     }
 
     private static RpcServer serve(String address, LeaderProposer local) {
         Endpoint e = new Endpoint("127.0.0.1", Integer.parseInt(address.substring(address.indexOf(':') + 1)));
-        RpcServer server = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(e.getIp(), e.getPort(), true));
+        RpcServer server = new AuthenticatedRpcServer(
+                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(e.getIp(), e.getPort(), true)), SECRET);
         ForwardServer.register(server, SECRET, address, local, Map.of());
         assertTrue(server.init(null), "listening on " + address);
         return server;
@@ -89,7 +93,7 @@ class ForwardChannelTest {
 
     @Test
     void aForwardedWriteIsProposedByTheMemberItWasSentTo() throws Exception {
-        try (ForwardClient client = new ForwardClient(SECRET, "127.0.0.1:1")) {
+        try (ForwardClient client = new ForwardClient(new PeerCredentials(SECRET, "127.0.0.1:1"))) {
             client.write(addressA, write(), 5_000).get(10, TimeUnit.SECONDS);
         }
         assertEquals(1, a.proposed.size());

@@ -1,0 +1,49 @@
+package io.lodestar.kv.raftport;
+
+import com.alipay.sofa.jraft.entity.PeerId;
+
+/** What a node proves on the Raft port: that it holds the cluster secret, and which member it is. */
+public final class PeerCredentials {
+    private final byte[] clusterSecret;
+    private final String self;
+
+    /**
+     * @param clusterSecret the secret shared by every member
+     * @param self          this node's Raft address, host:port
+     */
+    public PeerCredentials(byte[] clusterSecret, String self) {
+        if (clusterSecret == null || clusterSecret.length == 0) {
+            throw new IllegalArgumentException("the Raft port needs a cluster secret");
+        }
+        this.self = endpointOf(self);
+        if (this.self == null) {
+            throw new IllegalArgumentException("not a Raft address: " + self);
+        }
+        this.clusterSecret = clusterSecret.clone();
+    }
+
+    /** The secret itself: for MACs only, never for a log or a message. */
+    public byte[] clusterSecret() {
+        return clusterSecret;
+    }
+
+    /** This node's host:port. */
+    public String self() {
+        return self;
+    }
+
+    /**
+     * A peer id's host:port, its index or priority suffix dropped, so that two spellings of one
+     * member compare equal; null when {@code peer} is not a peer id.
+     */
+    static String endpointOf(String peer) {
+        PeerId id = peer == null ? null : PeerId.parsePeer(peer);
+        return id == null || id.isEmpty() ? null : id.getEndpoint().toString();
+    }
+
+    /** Never the secret. */
+    @Override
+    public String toString() {
+        return "PeerCredentials[self=" + self + "]";
+    }
+}
