@@ -16,6 +16,8 @@ import io.lodestar.kv.raftport.CredentialedRpcOptions;
 import io.lodestar.kv.raftport.HandshakeRefusedException;
 import io.lodestar.kv.raftport.PeerCredentials;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class ForwardClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForwardClient.class);
 
+    private static final long ANSWER_GRACE_MILLIS = 1_000;
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private final FrameCodec codec;
     private final String self;
@@ -129,7 +132,14 @@ public final class ForwardClient implements AutoCloseable {
             // not sent: the connection could not be made
             future.completeExceptionally(new NoLeaderException("cannot reach " + peer + ": " + e.getMessage()));
         }
-        return future;
+        // Bolt drops an answer it cannot decode (one the allowlist refuses) without calling back,
+        // its own timeout already cancelled: this deadline is what ends the wait then.
+        return future.orTimeout(timeoutMillis + ANSWER_GRACE_MILLIS, TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                        e instanceof TimeoutException
+                                ? new WriteOutcomeUnknownException(
+                                        "no usable answer from " + peer + " within " + timeoutMillis + " ms")
+                                : e));
     }
 
     private static Endpoint endpoint(String address) {

@@ -32,6 +32,7 @@ import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.PeerMessageHandler;
 import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.kv.codec.BoltSerialization;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.feed.ChangeFeed;
@@ -154,6 +155,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     public static RaftKvStore start(KvStoreConfig config) {
         RaftKvStore store;
         try {
+            // before any bolt client exists: every answer this node decodes passes the allowlist
+            BoltSerialization.restrict();
             RocksNativeLibrary.load(config.dataDir().resolve("lib"));
             store = new RaftKvStore(config);
         } catch (RuntimeException e) {

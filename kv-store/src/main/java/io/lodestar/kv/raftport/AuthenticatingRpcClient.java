@@ -14,8 +14,9 @@ import com.alipay.sofa.jraft.util.Endpoint;
  * connection before the first request goes out on it. Its credentials come from the options it
  * is initialised with ({@link CarriesCredentials}); without them it sends nothing at all.
  *
- * <p>The handshake runs on the calling thread, once per connection: the callers that race to a
- * new connection wait for the one that does it.
+ * <p>The handshake runs on the calling thread, once per connection, within the connect timeout
+ * (it is part of making the connection): the callers that race to a new connection wait for the
+ * one that does it.
  */
 public final class AuthenticatingRpcClient extends BoltRpcClient {
     private static final String AUTHENTICATED = "lodestar.raft-port.authenticated";
@@ -42,7 +43,7 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
     @Override
     public Object invokeSync(Endpoint endpoint, Object request, InvokeContext ctx, long timeoutMs)
             throws InterruptedException, RemotingException {
-        authenticate(endpoint, timeoutMs);
+        authenticate(endpoint);
         return super.invokeSync(endpoint, request, ctx, timeoutMs);
     }
 
@@ -50,11 +51,11 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
     public void invokeAsync(
             Endpoint endpoint, Object request, InvokeContext ctx, InvokeCallback callback, long timeoutMs)
             throws InterruptedException, RemotingException {
-        authenticate(endpoint, timeoutMs);
+        authenticate(endpoint);
         super.invokeAsync(endpoint, request, ctx, callback, timeoutMs);
     }
 
-    private void authenticate(Endpoint endpoint, long timeoutMs) throws InterruptedException, RemotingException {
+    private void authenticate(Endpoint endpoint) throws InterruptedException, RemotingException {
         if (credentials == null) {
             throw new HandshakeRefusedException(
                     "no cluster secret to present on the Raft port: nothing sent to " + endpoint);
@@ -62,16 +63,20 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
         Connection connection;
         try {
             connection = getRpcClient().getConnection(endpoint.toString(), connectTimeoutMs);
-        } catch (com.alipay.remoting.exception.RemotingException e) {
+        } catch (com.alipay.remoting.exception.RemotingException | RuntimeException e) {
+            // JRaft calls this holding a replicator's lock, and releases it only on the checked
+            // exceptions: nothing unchecked may leave here (bolt's stopped client throws one).
             throw new ConnectionFailureException(e);
+        }
+        if (connection == null) {
+            throw new ConnectionFailureException("no connection to " + endpoint);
         }
         if (connection.getAttribute(AUTHENTICATED) != null) {
             return;
         }
         synchronized (connection) {
             if (connection.getAttribute(AUTHENTICATED) == null) {
-                handshake(
-                        connection, endpoint, (int) Math.min(Integer.MAX_VALUE, Math.max(timeoutMs, connectTimeoutMs)));
+                handshake(connection, endpoint, connectTimeoutMs);
                 connection.setAttribute(AUTHENTICATED, Boolean.TRUE);
             }
         }
@@ -81,7 +86,7 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
             throws InterruptedException, RemotingException {
         HandshakeMessage challenge = exchange(connection, HandshakeMessage.hello(), timeoutMs);
         if (challenge.step() != HandshakeMessage.CHALLENGE) {
-            throw refused(connection, endpoint + " refused to start the Raft port handshake");
+            throw new HandshakeRefusedException(endpoint + " refused to start the Raft port handshake");
         }
         String self = credentials.self();
         byte[] nonce = HandshakeMacs.nonce();
@@ -90,12 +95,15 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
                 HandshakeMessage.proof(self, nonce, macs.clientProof(challenge.nonce(), nonce, self)),
                 timeoutMs);
         if (answer.step() != HandshakeMessage.ACCEPTED) {
-            throw refused(
-                    connection,
+            // The connection stays: the next call proves itself again on it, and is refused again
+            // until the secrets agree, each time with this message rather than a transport error.
+            throw new HandshakeRefusedException(
                     endpoint + " refused this node's proof of the cluster secret (do the members' secrets differ?)");
         }
         if (!HandshakeMacs.same(macs.serverProof(challenge.nonce(), nonce, self), answer.mac())) {
-            throw refused(connection, endpoint + " could not prove it holds the cluster secret: not a member");
+            connection.close();
+            throw new HandshakeRefusedException(
+                    endpoint + " could not prove it holds the cluster secret: not a member");
         }
     }
 
@@ -104,16 +112,11 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
         Object answer;
         try {
             answer = getRpcClient().invokeSync(connection, message, timeoutMs);
-        } catch (com.alipay.remoting.exception.RemotingException e) {
+        } catch (com.alipay.remoting.exception.RemotingException | RuntimeException e) {
             connection.close();
             throw new RemotingException(
                     "Raft port handshake with " + connection.getUrl() + " failed: " + e.getMessage(), e);
         }
         return answer instanceof HandshakeMessage handshake ? handshake : HandshakeMessage.decode(null);
-    }
-
-    private static HandshakeRefusedException refused(Connection connection, String message) {
-        connection.close();
-        return new HandshakeRefusedException(message);
     }
 }

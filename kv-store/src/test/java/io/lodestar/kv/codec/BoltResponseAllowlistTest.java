@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.alipay.remoting.BizContext;
@@ -23,8 +24,17 @@ import com.alipay.remoting.rpc.protocol.RpcResponseCommand;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import com.alipay.remoting.serialization.HessianSerializer;
 import com.alipay.remoting.serialization.SerializerManager;
+import com.alipay.sofa.jraft.rpc.RpcContext;
+import com.alipay.sofa.jraft.rpc.RpcProcessor;
+import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.caucho.hessian.io.Hessian2Output;
+import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.kv.command.Command;
+import io.lodestar.kv.forward.ForwardClient;
+import io.lodestar.kv.forward.ForwardFrame;
+import io.lodestar.kv.raftport.AuthenticatedRpcServer;
+import io.lodestar.kv.raftport.PeerCredentials;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +45,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -166,6 +178,46 @@ class BoltResponseAllowlistTest {
         BoltSerialization.restrict();
 
         assertSame(BoltErrorSerializer.INSTANCE, SerializerManager.getSerializer(SerializerManager.Hessian2));
+    }
+
+    /**
+     * A member that proved the secret but answers a forwarded write with a gadget: bolt drops the
+     * answer it cannot decode without calling back, and the write still fails by its deadline.
+     */
+    @Test
+    void forwardedWriteAnsweredWithAGadgetFailsByItsDeadlineAndBuildsNothing() throws Exception {
+        byte[] secret = "allowlist-test-secret".getBytes(UTF_8);
+        int port = FreePorts.next();
+        com.alipay.sofa.jraft.rpc.RpcServer rogue =
+                new AuthenticatedRpcServer(new BoltRpcServer(new RpcServer("127.0.0.1", port, true)), secret);
+        rogue.registerProcessor(new RpcProcessor<Object>() {
+            @Override
+            public void handleRequest(RpcContext ctx, Object frame) {
+                ctx.sendResponse(ANSWERS.get("ALONE"));
+            }
+
+            @Override
+            public String interest() {
+                return ForwardFrame.class.getName();
+            }
+        });
+        assertTrue(rogue.init(null));
+        try (ForwardClient member = new ForwardClient(new PeerCredentials(secret, "127.0.0.1:1"))) {
+            long t0 = System.nanoTime();
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> member.write(
+                                    "127.0.0.1:" + port,
+                                    Command.put("ks", "k".getBytes(UTF_8), "v".getBytes(UTF_8)),
+                                    1_000)
+                            .get(10, TimeUnit.SECONDS));
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertInstanceOf(WriteOutcomeUnknownException.class, e.getCause(), String.valueOf(e.getCause()));
+            assertTrue(tookMs < 5_000, "failed after " + tookMs + " ms");
+            assertEquals(0, GADGETS_CONSTRUCTED.get(), "a gadget was constructed");
+        } finally {
+            rogue.shutdown();
+        }
     }
 
     // --- the stub server ---
