@@ -8,6 +8,7 @@ import com.alipay.sofa.jraft.rpc.impl.core.AppendEntriesRequestProcessor;
 import com.alipay.sofa.jraft.rpc.impl.core.DiskGuardedInstallSnapshotRequestProcessor;
 import com.alipay.sofa.jraft.rpc.impl.core.DrainingAppendEntriesRequestProcessor;
 import com.alipay.sofa.jraft.rpc.impl.core.InstallSnapshotRequestProcessor;
+import io.lodestar.kv.raftport.DelegatingRpcServer;
 import java.util.function.Supplier;
 
 /**
@@ -28,7 +29,7 @@ final class RaftRequestProcessors {
         DrainingAppendEntriesRequestProcessor appendEntries =
                 new DrainingAppendEntriesRequestProcessor(null, groupId, diskRefusal);
 
-        RaftRpcServerFactory.addRaftRequestProcessors(new RpcServer() {
+        RaftRpcServerFactory.addRaftRequestProcessors(new DelegatingRpcServer(server) {
             @Override
             public void registerConnectionClosedEventListener(ConnectionClosedEventListener listener) {
                 server.registerConnectionClosedEventListener(
@@ -44,26 +45,6 @@ final class RaftRequestProcessors {
                                         ? new DiskGuardedInstallSnapshotRequestProcessor(
                                                 processor.executor(), diskRefusal)
                                         : processor);
-            }
-
-            @Override
-            public int boundPort() {
-                return server.boundPort();
-            }
-
-            @Override
-            public boolean isStarted() {
-                return server.isStarted();
-            }
-
-            @Override
-            public boolean init(Void opts) {
-                return server.init(opts);
-            }
-
-            @Override
-            public void shutdown() {
-                server.shutdown();
             }
         });
     }

@@ -1,5 +1,9 @@
 package io.lodestar.kv.codec;
 
+import static io.lodestar.kv.codec.HessianBytes.hessian;
+import static io.lodestar.kv.codec.HessianBytes.messages;
+import static io.lodestar.kv.codec.HessianBytes.orderedMap;
+import static io.lodestar.kv.codec.HessianBytes.writeObjectNamed;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,12 +39,9 @@ import io.lodestar.kv.forward.ForwardClient;
 import io.lodestar.kv.forward.ForwardFrame;
 import io.lodestar.kv.raftport.AuthenticatedRpcServer;
 import io.lodestar.kv.raftport.PeerCredentials;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -251,7 +252,7 @@ class BoltResponseAllowlistTest {
                     hessian(out -> writeObjectNamed(
                             out,
                             RpcServerException.class.getName(),
-                            orderedMap("detailMessage", "server failed", "cause", (Writer)
+                            orderedMap("detailMessage", "server failed", "cause", (HessianBytes.Writer)
                                     BoltResponseAllowlistTest::writeGadget)))),
             "SLOT_2",
             new Answer(ResponseStatus.SUCCESS, GADGET, (byte) 2, hessian(BoltResponseAllowlistTest::writeGadget)));
@@ -369,63 +370,7 @@ class BoltResponseAllowlistTest {
         return null;
     }
 
-    private static String messages(Throwable e) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            all.append(t).append(" | ");
-        }
-        return all.toString();
-    }
-
-    @FunctionalInterface
-    private interface Writer {
-        void write(Hessian2Output out) throws IOException;
-    }
-
-    /** Hessian 2 bytes written by a plain, unrestricted {@link Hessian2Output}. */
-    private static byte[] hessian(Writer body) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Hessian2Output out = new Hessian2Output(bytes);
-        try {
-            body.write(out);
-            out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
     private static void writeGadget(Hessian2Output out) throws IOException {
         writeObjectNamed(out, GADGET, Map.of("detailMessage", "touch /tmp/pwned"));
-    }
-
-    /**
-     * Writes an object as Hessian's JavaSerializer would, naming {@code className} without loading
-     * it; a field value that is a {@link Writer} writes itself.
-     */
-    private static void writeObjectNamed(Hessian2Output out, String className, Map<String, Object> fields)
-            throws IOException {
-        if (out.writeObjectBegin(className) == -1) {
-            out.writeClassFieldLength(fields.size());
-            for (String name : fields.keySet()) {
-                out.writeString(name);
-            }
-            out.writeObjectBegin(className);
-        }
-        for (Object value : fields.values()) {
-            if (value instanceof Writer w) {
-                w.write(out);
-            } else {
-                out.writeObject(value);
-            }
-        }
-    }
-
-    private static Map<String, Object> orderedMap(Object... keysAndValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return map;
     }
 }

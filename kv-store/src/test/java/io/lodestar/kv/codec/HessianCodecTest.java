@@ -1,5 +1,9 @@
 package io.lodestar.kv.codec;
 
+import static io.lodestar.kv.codec.HessianBytes.hessian;
+import static io.lodestar.kv.codec.HessianBytes.messages;
+import static io.lodestar.kv.codec.HessianBytes.orderedMap;
+import static io.lodestar.kv.codec.HessianBytes.writeObjectNamed;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,13 +22,11 @@ import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -199,8 +201,9 @@ class HessianCodecTest {
     void unknownClassNestedInAnAllowedOneIsNotTurnedIntoAMap() {
         // plain Hessian decodes an object of a class it cannot find as a HashMap of its fields
         HessianCodec envelopes = new HessianCodec(Set.of(Envelope.class));
-        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (Writer)
-                o -> writeObjectNamed(o, "com.example.NoSuchClass", Map.of("x", 1)))));
+        byte[] payload = hessian(out ->
+                writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (HessianBytes.Writer)
+                        o -> writeObjectNamed(o, "com.example.NoSuchClass", Map.of("x", 1)))));
 
         Object unrestricted = unrestrictedDecode(payload);
         assertTrue(((Envelope) unrestricted).payload instanceof HashMap, "control: plain Hessian makes a map here");
@@ -222,8 +225,9 @@ class HessianCodecTest {
     @Test
     void gadgetClassNestedInAnAllowedObjectIsRejected() {
         HessianCodec envelopes = new HessianCodec(Set.of(Envelope.class));
-        byte[] payload = hessian(out -> writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (Writer)
-                o -> writeObjectNamed(o, "com.sun.rowset.JdbcRowSetImpl", Map.of()))));
+        byte[] payload = hessian(out ->
+                writeObjectNamed(out, Envelope.class.getName(), orderedMap("payload", (HessianBytes.Writer)
+                        o -> writeObjectNamed(o, "com.sun.rowset.JdbcRowSetImpl", Map.of()))));
 
         assertThrows(CodecException.class, () -> envelopes.decode(payload, Envelope.class));
     }
@@ -392,14 +396,6 @@ class HessianCodecTest {
         }
     }
 
-    private static String messages(Throwable e) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            all.append(t).append(" | ");
-        }
-        return all.toString();
-    }
-
     private static byte[] unrestrictedEncode(Object value) {
         return hessian(out -> out.writeObject(value));
     }
@@ -412,55 +408,6 @@ class HessianCodecTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @FunctionalInterface
-    private interface Writer {
-        void write(Hessian2Output out) throws IOException;
-    }
-
-    /** Hessian 2 bytes written by a plain, unrestricted {@link Hessian2Output}. */
-    private static byte[] hessian(Writer body) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Hessian2Output out = new Hessian2Output(bytes);
-        out.setSerializerFactory(new SerializerFactory());
-        try {
-            body.write(out);
-            out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    /**
-     * Writes an object as Hessian's JavaSerializer would, naming {@code className} without loading
-     * it; a field value that is a {@link Writer} writes itself.
-     */
-    private static void writeObjectNamed(Hessian2Output out, String className, Map<String, Object> fields)
-            throws IOException {
-        if (out.writeObjectBegin(className) == -1) {
-            out.writeClassFieldLength(fields.size());
-            for (String name : fields.keySet()) {
-                out.writeString(name);
-            }
-            out.writeObjectBegin(className);
-        }
-        for (Object value : fields.values()) {
-            if (value instanceof Writer w) {
-                w.write(out);
-            } else {
-                out.writeObject(value);
-            }
-        }
-    }
-
-    private static Map<String, Object> orderedMap(Object... keysAndValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return map;
     }
 
     private static byte[] bytes(String s) {
