@@ -54,8 +54,8 @@ final class HandshakeProcessor implements RpcProcessor<HandshakeMessage> {
             default -> refusal = "a malformed handshake message";
         }
         refusals.refused(ctx.getRemoteAddress(), refusal);
-        // The client closes the connection; closing it here could overtake the answer, and the
-        // client would not learn why. Until it closes, the gate refuses all else on it.
+        // The connection stays open, unauthenticated: closing it here could overtake the answer, and
+        // the client would not learn why. The gate refuses everything else on it.
         ctx.sendResponse(HandshakeMessage.refused());
     }
 
@@ -65,7 +65,7 @@ final class HandshakeProcessor implements RpcProcessor<HandshakeMessage> {
         }
         String peer = PeerCredentials.endpointOf(proof.peer());
         if (peer == null) {
-            return "a proof naming no member (" + proof.peer() + ")";
+            return "a proof naming no member address"; // not echoed: the stranger wrote it
         }
         if (!HandshakeMacs.same(macs.clientProof(challenge, proof.nonce(), proof.peer()), proof.mac())) {
             return "a proof from " + peer + " not made with the cluster secret";
