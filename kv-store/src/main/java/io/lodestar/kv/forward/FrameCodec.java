@@ -6,6 +6,7 @@ import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.raftport.PeerCredentials;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -39,9 +40,9 @@ final class FrameCodec {
      * priority suffix dropped: sender and receiver may spell the same member either way).
      */
     static byte[] toMember(String member) {
-        com.alipay.sofa.jraft.entity.PeerId peer = com.alipay.sofa.jraft.entity.PeerId.parsePeer(member);
-        String endpoint = peer == null ? member : peer.getEndpoint().toString();
-        return ("request to " + endpoint).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String endpoint = PeerCredentials.endpointOf(member);
+        return ("request to " + (endpoint == null ? member : endpoint))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The context of the reply to the request whose nonce is {@code nonce}. */

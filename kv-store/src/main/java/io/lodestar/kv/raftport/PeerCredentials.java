@@ -36,7 +36,7 @@ public final class PeerCredentials {
      * A peer id's host:port, its index or priority suffix dropped, so that two spellings of one
      * member compare equal; null when {@code peer} is not a peer id.
      */
-    static String endpointOf(String peer) {
+    public static String endpointOf(String peer) {
         PeerId id = peer == null ? null : PeerId.parsePeer(peer);
         return id == null || id.isEmpty() ? null : id.getEndpoint().toString();
     }

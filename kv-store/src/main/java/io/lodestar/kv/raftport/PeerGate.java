@@ -5,6 +5,7 @@ import com.alipay.sofa.jraft.rpc.RpcContext;
 import com.alipay.sofa.jraft.rpc.RpcProcessor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -17,6 +18,7 @@ import java.util.concurrent.Executor;
 final class PeerGate<T> implements RpcProcessor<T> {
     private final RpcProcessor<T> processor;
     private final RefusalLog refusals;
+    private volatile Optional<FieldDescriptor> senderField;
 
     @SuppressWarnings("unchecked")
     PeerGate(RpcProcessor<?> processor, RefusalLog refusals) {
@@ -48,14 +50,19 @@ final class PeerGate<T> implements RpcProcessor<T> {
     }
 
     /** The sender a JRaft request names, or null when it names none. */
-    private static String sender(Object request) {
-        if (request instanceof Message message) {
-            FieldDescriptor field = message.getDescriptorForType().findFieldByName("server_id");
-            if (field != null && message.hasField(field)) {
-                return String.valueOf(message.getField(field));
-            }
+    private String sender(Object request) {
+        if (!(request instanceof Message message)) {
+            return null;
         }
-        return null;
+        // one request type per processor: look the field up once, not on every request
+        Optional<FieldDescriptor> field = senderField;
+        if (field == null) {
+            field = Optional.ofNullable(message.getDescriptorForType().findFieldByName("server_id"));
+            senderField = field;
+        }
+        return field.filter(message::hasField)
+                .map(f -> String.valueOf(message.getField(f)))
+                .orElse(null);
     }
 
     private String simpleName() {
