@@ -216,6 +216,41 @@ public final class ConfigService {
         return Step.proposeForRevision(command);
     }
 
+    /**
+     * What the client at {@code clientIp} is served for {@code key}, or null when there is nothing
+     * to serve it: the one reading of "a gray release first, then the stable config" for every
+     * protocol. The beta is read first: a promote (stable replaced and beta removed in one write)
+     * applied between the two reads then shows the new content either way, never the old stable
+     * to a client in the gray release.
+     */
+    public ServedConfig serve(ConfigKey key, String clientIp) {
+        BetaConfig beta = getBeta(key);
+        Config config = get(key);
+        String type = config == null || config.type() == null ? "text" : config.type();
+        if (beta != null && beta.servesTo(clientIp)) {
+            return new ServedConfig(beta.content(), beta.md5(), type, true, 0);
+        }
+        return config == null
+                ? null
+                : new ServedConfig(config.content(), config.md5(), type, false, config.modifyTime());
+    }
+
+    /**
+     * The one publish rule for every protocol: a gray release for the clients at {@code betaIps}
+     * when given ({@link #publishBeta}), else the stable config, compared against {@code casMd5}
+     * when given ({@link #publish(PublishRequest, String)}). A gray release cannot be
+     * compared-and-published: {@link InvalidRequestException} on {@code casMd5}, nothing written.
+     */
+    public CompletableFuture<Long> publish(PublishRequest request, String casMd5, String betaIps) {
+        if (betaIps == null) {
+            return publish(request, casMd5);
+        }
+        if (casMd5 != null) {
+            throw new InvalidRequestException("casMd5", "compare-and-publish is not supported for a beta");
+        }
+        return publishBeta(request, betaIps);
+    }
+
     /** This node's copy of the config's beta, or null. */
     public BetaConfig getBeta(ConfigKey key) {
         return decodeBeta(key, store.get(ConfigKeyspaces.BETA, key.storeKey()));

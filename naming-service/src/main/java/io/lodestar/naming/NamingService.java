@@ -211,24 +211,44 @@ public final class NamingService implements AutoCloseable {
     }
 
     /**
-     * Removes the instance at {@code cluster}/{@code ip}:{@code port}, whichever kind holds it (one
-     * address is never both); completes normally when it is already gone. {@code ephemeral} is the
-     * kind the caller believes: with {@code false} the persistent delete is proposed even if this
-     * node's replica has not seen the instance yet (it may lag the leader). Completes at once for an
-     * ephemeral instance, once durable for a persistent one. The service itself stays.
+     * Removes the instance at {@code cluster}/{@code ip}:{@code port}, whichever kind it is (one
+     * address is never both), as a deregistration over HTTP does: an ephemeral instance that a gRPC
+     * client's connection holds is not this caller's to remove ({@link InstanceHeldException}, and
+     * a registration held meanwhile on the owner is left alone too). Completes normally when it is
+     * already gone. {@code ephemeral} is the kind the caller believes: with {@code false} the
+     * persistent delete is proposed even if this node's replica has not seen the instance yet (it
+     * may lag the leader). Completes at once for an ephemeral instance, once durable for a
+     * persistent one. The service itself stays.
      */
     public CompletableFuture<Void> deregister(
             ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {
         InstanceAddress address = new InstanceAddress(cluster, ip, port);
+        if (this.ephemeral.holder(service, address).isPresent()) {
+            throw new InstanceHeldException(service, address);
+        }
+        return remove(service, address, ephemeral, Mutation.Deregister.UNHELD);
+    }
+
+    /**
+     * Removes the instance at {@code address} whoever holds it: the admin's removal, for an
+     * instance whose client cannot be reached. A connection that still holds it registers it again
+     * (its node's reconcile pass).
+     */
+    public CompletableFuture<Void> removeAny(ServiceKey service, InstanceAddress address) {
+        return remove(service, address, true, null);
+    }
+
+    private CompletableFuture<Void> remove(
+            ServiceKey service, InstanceAddress address, boolean ephemeral, String ifHeldBy) {
         if (this.ephemeral.instance(service, address).isPresent()) {
-            return distro.write(new EphemeralWrite.Deregister(service, address, null))
+            return distro.write(new EphemeralWrite.Deregister(service, address, ifHeldBy))
                     .thenApply(r -> null);
         }
         if (!ephemeral || persistent.get(service, address).isPresent()) {
             return persistent.remove(service, address);
         }
         // not on this replica: the owner may have it (a registration still on its way here)
-        return distro.write(new EphemeralWrite.Deregister(service, address, null))
+        return distro.write(new EphemeralWrite.Deregister(service, address, ifHeldBy))
                 .thenApply(r -> null);
     }
 

@@ -1,9 +1,5 @@
 package io.lodestar.api.auth;
 
-import io.lodestar.api.http.CheckedRequest;
-import java.util.List;
-import java.util.function.Function;
-
 /** What one operation needs of its caller; every operation declares one in {@link AccessRules}. */
 public sealed interface Access {
     /** Anyone, with authentication on or off: logging in, the health probes, the metrics. */
@@ -18,9 +14,12 @@ public sealed interface Access {
     /** The admin, or the user that the parameter {@code param} names (changing one's own password). */
     record AdminOrSelf(String param) implements Access {}
 
+    /** {@code action} ({@code r} or {@code w}) on the cluster itself: membership, operator views. */
+    record OnCluster(char action) implements Access {}
+
     /**
-     * {@code action} ({@code r} or {@code w}) on every resource the request names, read from it by
-     * {@code resources} (which refuses a request it cannot read, as its endpoint would).
+     * {@code action} ({@code r} or {@code w}) on every resource of the operation's typed request
+     * ({@link io.lodestar.api.request.Scoped#resources()}), the very object its handler executes.
      */
-    record On(char action, Function<CheckedRequest, List<Resources.Resource>> resources) implements Access {}
+    record OnResources(char action) implements Access {}
 }

@@ -1,15 +1,8 @@
 package io.lodestar.api.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.lodestar.api.auth.Resources.Resource;
-import io.lodestar.api.http.CheckedRequest;
-import io.lodestar.config.listen.ListeningConfigs;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * Who may do what: the one table of every operation the server serves (HTTP routes as {@code
@@ -21,26 +14,12 @@ public final class AccessRules {
     private static final Access OPEN = new Access.Open();
     private static final Access ANY_USER = new Access.AnyUser();
     private static final Access ADMIN = new Access.Admin();
-    private static final Access CLUSTER_READ = on('r', r -> List.of(Resources.cluster()));
-    private static final Access CLUSTER_WRITE = on('w', r -> List.of(Resources.cluster()));
+    private static final Access CLUSTER_READ = new Access.OnCluster('r');
+    private static final Access CLUSTER_WRITE = new Access.OnCluster('w');
+    /** A read or a write of what the typed request names. */
+    private static final Access READ = new Access.OnResources('r');
 
-    /** A config named by Nacos's v1 parameters ({@code tenant}), v2's ({@code namespaceId}) or gRPC's body ({@code tenant}). */
-    private static final Function<CheckedRequest, List<Resource>> CONFIG =
-            r -> List.of(Resources.config(first(r, "tenant", "namespaceId"), r.param("group"), r.param("dataId")));
-    /** A service named by Nacos's HTTP parameters or gRPC body; its name may carry its group ({@code group@@name}). */
-    private static final Function<CheckedRequest, List<Resource>> SERVICE = r -> {
-        String group = first(r, "groupName", "group");
-        String name = r.param("serviceName");
-        int split = name == null ? -1 : name.indexOf("@@");
-        if (split >= 0) {
-            group = name.substring(0, split);
-            name = name.substring(split + 2);
-        }
-        return List.of(Resources.naming(first(r, "namespaceId", "namespace"), group, name));
-    };
-    /** Every service of a group (a listing): the name is all of them. */
-    private static final Function<CheckedRequest, List<Resource>> SERVICES =
-            r -> List.of(Resources.naming(first(r, "namespaceId", "namespace"), first(r, "groupName", "group"), null));
+    private static final Access WRITE = new Access.OnResources('w');
 
     private static final Map<String, Access> RULES = Map.ofEntries(
             // open to anyone: logging in, probes, metrics
@@ -68,67 +47,54 @@ public final class AccessRules {
             Map.entry("PUT /nacos/v1/console/namespaces", ADMIN),
             Map.entry("DELETE /nacos/v1/console/namespaces", ADMIN),
             // configs: one path reads, searches and exports (by its parameters), one publishes and imports
-            Map.entry(
-                    "GET /nacos/v1/cs/configs",
-                    on('r', r -> exporting(r) ? List.of(Resources.transfer(r.param("tenant"))) : CONFIG.apply(r))),
-            Map.entry(
-                    "POST /nacos/v1/cs/configs",
-                    on(
-                            'w',
-                            r -> "true".equals(r.param("import"))
-                                    ? List.of(Resources.transfer(r.param("namespace")))
-                                    : CONFIG.apply(r))),
-            Map.entry("DELETE /nacos/v1/cs/configs", on('w', CONFIG)),
-            Map.entry("POST /lodestar/v1/cs/configs/beta/promote", on('w', CONFIG)),
-            Map.entry("GET /nacos/v1/cs/history", on('r', CONFIG)),
-            Map.entry("GET /nacos/v1/cs/history/previous", on('r', CONFIG)),
-            Map.entry("POST /lodestar/v1/cs/history/rollback", on('w', CONFIG)),
-            Map.entry("GET /nacos/v2/cs/config", on('r', CONFIG)),
-            Map.entry("POST /nacos/v2/cs/config", on('w', CONFIG)),
-            Map.entry("DELETE /nacos/v2/cs/config", on('w', CONFIG)),
+            // one path reads, searches and exports (by its parameters: the typed request tells), one publishes
+            // and imports
+            Map.entry("GET /nacos/v1/cs/configs", READ),
+            Map.entry("POST /nacos/v1/cs/configs", WRITE),
+            Map.entry("DELETE /nacos/v1/cs/configs", WRITE),
+            Map.entry("POST /lodestar/v1/cs/configs/beta/promote", WRITE),
+            Map.entry("GET /nacos/v1/cs/history", READ),
+            Map.entry("GET /nacos/v1/cs/history/previous", READ),
+            Map.entry("POST /lodestar/v1/cs/history/rollback", WRITE),
+            Map.entry("GET /nacos/v2/cs/config", READ),
+            Map.entry("POST /nacos/v2/cs/config", WRITE),
+            Map.entry("DELETE /nacos/v2/cs/config", WRITE),
             // a listener hears only keys it may read
-            Map.entry(
-                    "POST /nacos/v1/cs/configs/listener",
-                    on(
-                            'r',
-                            r -> ListeningConfigs.parseParam(r.param(ListeningConfigs.FIELD)).stream()
-                                    .map(e -> Resources.config(
-                                            e.key().tenant(),
-                                            e.key().group(),
-                                            e.key().dataId()))
-                                    .toList())),
+            Map.entry("POST /nacos/v1/cs/configs/listener", READ),
             // the push channel: any user connects; each subscription is checked key by key (Auth.checkRead)
             Map.entry("WS /lodestar/v1/push", ANY_USER),
-            Map.entry("ConfigQueryRequest", on('r', CONFIG)),
-            Map.entry("ConfigPublishRequest", on('w', CONFIG)),
-            Map.entry("ConfigRemoveRequest", on('w', CONFIG)),
-            Map.entry("ConfigBatchListenRequest", on('r', AccessRules::listened)),
+            Map.entry("ConfigQueryRequest", READ),
+            Map.entry("ConfigPublishRequest", WRITE),
+            Map.entry("ConfigRemoveRequest", WRITE),
+            Map.entry("ConfigBatchListenRequest", READ),
             // services and instances; a beat needs what a registration needs
-            Map.entry("POST /nacos/v1/ns/instance", on('w', SERVICE)),
-            Map.entry("PUT /nacos/v1/ns/instance", on('w', SERVICE)),
-            Map.entry("PATCH /nacos/v1/ns/instance", on('w', SERVICE)),
-            Map.entry("DELETE /nacos/v1/ns/instance", on('w', SERVICE)),
-            Map.entry("PUT /nacos/v1/ns/instance/beat", on('w', SERVICE)),
-            Map.entry("GET /nacos/v1/ns/instance", on('r', SERVICE)),
-            Map.entry("GET /nacos/v1/ns/instance/list", on('r', SERVICE)),
-            Map.entry("PUT /nacos/v1/ns/health/instance", on('w', SERVICE)),
-            Map.entry("PUT /nacos/v1/ns/cluster", on('w', SERVICE)),
-            Map.entry("POST /nacos/v1/ns/service", on('w', SERVICE)),
-            Map.entry("PUT /nacos/v1/ns/service", on('w', SERVICE)),
-            Map.entry("DELETE /nacos/v1/ns/service", on('w', SERVICE)),
-            Map.entry("GET /nacos/v1/ns/service", on('r', SERVICE)),
-            Map.entry("GET /nacos/v1/ns/service/list", on('r', SERVICES)),
-            Map.entry("POST /nacos/v2/ns/instance", on('w', SERVICE)),
-            Map.entry("PUT /nacos/v2/ns/instance", on('w', SERVICE)),
-            Map.entry("DELETE /nacos/v2/ns/instance", on('w', SERVICE)),
-            Map.entry("GET /nacos/v2/ns/instance", on('r', SERVICE)),
-            Map.entry("GET /nacos/v2/ns/instance/list", on('r', SERVICE)),
-            Map.entry("InstanceRequest", on('w', SERVICE)),
-            Map.entry("BatchInstanceRequest", on('w', SERVICE)),
-            Map.entry("PersistentInstanceRequest", on('w', SERVICE)),
-            Map.entry("ServiceQueryRequest", on('r', SERVICE)),
-            Map.entry("SubscribeServiceRequest", on('r', SERVICE)),
-            Map.entry("ServiceListRequest", on('r', SERVICES)),
+            Map.entry("POST /nacos/v1/ns/instance", WRITE),
+            Map.entry("PUT /nacos/v1/ns/instance", WRITE),
+            Map.entry("PATCH /nacos/v1/ns/instance", WRITE),
+            Map.entry("DELETE /nacos/v1/ns/instance", WRITE),
+            // removes any instance, a gRPC connection's included: the admin's only
+            Map.entry("DELETE /lodestar/v1/ns/instance", ADMIN),
+            Map.entry("PUT /nacos/v1/ns/instance/beat", WRITE),
+            Map.entry("GET /nacos/v1/ns/instance", READ),
+            Map.entry("GET /nacos/v1/ns/instance/list", READ),
+            Map.entry("PUT /nacos/v1/ns/health/instance", WRITE),
+            Map.entry("PUT /nacos/v1/ns/cluster", WRITE),
+            Map.entry("POST /nacos/v1/ns/service", WRITE),
+            Map.entry("PUT /nacos/v1/ns/service", WRITE),
+            Map.entry("DELETE /nacos/v1/ns/service", WRITE),
+            Map.entry("GET /nacos/v1/ns/service", READ),
+            Map.entry("GET /nacos/v1/ns/service/list", READ),
+            Map.entry("POST /nacos/v2/ns/instance", WRITE),
+            Map.entry("PUT /nacos/v2/ns/instance", WRITE),
+            Map.entry("DELETE /nacos/v2/ns/instance", WRITE),
+            Map.entry("GET /nacos/v2/ns/instance", READ),
+            Map.entry("GET /nacos/v2/ns/instance/list", READ),
+            Map.entry("InstanceRequest", WRITE),
+            Map.entry("BatchInstanceRequest", WRITE),
+            Map.entry("PersistentInstanceRequest", WRITE),
+            Map.entry("ServiceQueryRequest", READ),
+            Map.entry("SubscribeServiceRequest", READ),
+            Map.entry("ServiceListRequest", READ),
             // cluster administration
             Map.entry("GET /lodestar/v1/cluster", CLUSTER_READ),
             Map.entry("POST /lodestar/v1/cluster/members", CLUSTER_WRITE),
@@ -157,43 +123,21 @@ public final class AccessRules {
         return RULES.keySet();
     }
 
-    private static Access on(char action, Function<CheckedRequest, List<Resource>> resources) {
-        return new Access.On(action, resources);
-    }
-
-    private static String first(CheckedRequest request, String name, String otherName) {
-        String value = request.param(name);
-        return value != null ? value : request.param(otherName);
-    }
-
-    private static boolean exporting(CheckedRequest request) {
-        return "true".equals(request.param("export")) || "true".equals(request.param("exportV2"));
-    }
-
-    /** The keys a gRPC batch listen names, each in its {@code configListenContexts} entry. */
-    private static List<Resource> listened(CheckedRequest request) {
-        JsonNode contexts = request.body() == null ? null : request.body().get("configListenContexts");
-        if (contexts == null || !contexts.isArray()) {
-            return List.of(); // the handler refuses it
-        }
-        List<Resource> out = new ArrayList<>();
-        for (JsonNode c : contexts) {
-            out.add(Resources.config(text(c, "tenant"), text(c, "group"), text(c, "dataId")));
-        }
-        return out;
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || !v.isTextual() ? null : v.asText();
-    }
-
-    /** Throws, naming them, if any of {@code operations} has no declaration: call once the routes are in. */
-    public static void requireDeclared(Collection<String> operations) {
+    /**
+     * Throws, naming them, if any of {@code operations} has no declaration, or if one whose rule is
+     * on the resources of its typed request is not among {@code typed} (served by a parser and a
+     * handler, with the check between them): call once the routes are in.
+     */
+    public static void requireDeclared(Collection<String> operations, Collection<String> typed) {
         TreeSet<String> missing = new TreeSet<>(operations);
         missing.removeAll(RULES.keySet());
         if (!missing.isEmpty()) {
             throw new IllegalStateException("operations without a permission declared in AccessRules: " + missing);
+        }
+        TreeSet<String> untyped = new TreeSet<>(operations);
+        untyped.removeIf(op -> !(RULES.get(op) instanceof Access.OnResources) || typed.contains(op));
+        if (!untyped.isEmpty()) {
+            throw new IllegalStateException("operations on resources served without a typed request: " + untyped);
         }
     }
 }

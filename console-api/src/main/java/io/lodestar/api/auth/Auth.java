@@ -2,6 +2,7 @@ package io.lodestar.api.auth;
 
 import io.lodestar.api.audit.AuditLog;
 import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.request.Resource;
 import io.lodestar.error.UnauthenticatedException;
 import io.lodestar.kv.KvStore;
 import java.io.IOException;
@@ -98,9 +99,8 @@ public final class Auth implements AutoCloseable {
         if (!enabled) {
             return;
         }
-        Resources.Resource resource = Resources.config(key.tenant(), key.group(), key.dataId());
-        boolean admin = users.get(caller).map(User::admin).orElse(false);
-        if (!admin && !grants.permits(caller, 'r', resource)) {
+        Resource resource = Resource.config(key);
+        if (!grants.isAdmin(caller) && !grants.permits(caller, 'r', resource)) {
             throw new io.lodestar.error.ForbiddenException("'" + caller + "' may not read " + resource);
         }
     }

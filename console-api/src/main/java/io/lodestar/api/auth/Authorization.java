@@ -3,6 +3,8 @@ package io.lodestar.api.auth;
 import io.lodestar.api.audit.AuditLog;
 import io.lodestar.api.http.CheckedRequest;
 import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.request.Resource;
+import io.lodestar.api.request.Scoped;
 import io.lodestar.error.ForbiddenException;
 import java.util.List;
 
@@ -10,8 +12,10 @@ import java.util.List;
  * The one check of who may do what, on every entry point (it runs in the one {@link
  * RequestChecks} chain). An operation {@link AccessRules} does not declare is refused, with
  * authentication on or off: nothing is served by default. With authentication on, every operation
- * but the {@link Access.Open open} ones proves its caller ({@link Authentication}) and the
- * caller's roles must grant what the operation's declaration asks; the admin may do everything.
+ * but the {@link Access.Open open} ones proves its caller ({@link Authentication}) before anything
+ * else; the caller's roles must then grant what the operation's declaration asks, on the resources
+ * of the typed request its parser built (checked in {@link #authorize}, after the parse and before
+ * the handler); the admin may do everything.
  */
 final class Authorization implements RequestChecks.Check {
     private final boolean enabled;
@@ -26,7 +30,10 @@ final class Authorization implements RequestChecks.Check {
         this.audit = audit;
     }
 
-    /** Audits every write, and every request refused as unauthenticated or forbidden, however it ended. */
+    /**
+     * Audits every write, and every request refused as unauthenticated or forbidden, however it
+     * ended, naming the resources of its typed request: the ones the handler acted on.
+     */
     @Override
     public void completed(CheckedRequest request, int status) {
         Access access = AccessRules.of(request.operation());
@@ -34,22 +41,19 @@ final class Authorization implements RequestChecks.Check {
         if (!refused && !writes(access, request.operation())) {
             return;
         }
-        List<String> resources = List.of();
-        if (access instanceof Access.On on) {
-            try {
-                resources = on.resources().apply(request).stream()
-                        .map(Object::toString)
-                        .toList();
-            } catch (RuntimeException badInput) {
-                // the request named nothing readable; it was refused for that
-            }
-        }
+        Scoped typed = request.typed();
+        List<String> resources = typed == null
+                ? List.of()
+                : typed.resources().stream().map(Resource::toString).toList();
         audit.record(request.caller(), request.remoteAddr(), request.operation(), resources, status);
     }
 
     /** Whether an operation changes something: a write on its resources, or an administrative change. */
     private static boolean writes(Access access, String operation) {
-        if (access instanceof Access.On on) {
+        if (access instanceof Access.OnResources on) {
+            return on.action() == 'w';
+        }
+        if (access instanceof Access.OnCluster on) {
             return on.action() == 'w';
         }
         return !(access instanceof Access.Open)
@@ -69,25 +73,41 @@ final class Authorization implements RequestChecks.Check {
         }
         Principal caller = authentication.authenticate(request);
         request.caller(caller.username());
-        if (caller.admin() || access instanceof Access.AnyUser) {
-            return;
+        if (caller.admin() || access instanceof Access.AnyUser || access instanceof Access.OnResources) {
+            return; // the resources are checked on the typed request (authorize)
         }
         if (access instanceof Access.AdminOrSelf self) {
             if (!caller.username().equals(request.param(self.param()))) {
-                throw refused(caller, "do this to another user");
+                throw refused(caller.username(), "do this to another user");
             }
-        } else if (access instanceof Access.On on) {
-            for (Resources.Resource resource : on.resources().apply(request)) {
-                if (!grants.permits(caller.username(), on.action(), resource)) {
-                    throw refused(caller, (on.action() == 'r' ? "read " : "write ") + resource);
-                }
-            }
+        } else if (access instanceof Access.OnCluster on) {
+            permit(caller.username(), on.action(), Resource.cluster());
         } else {
-            throw refused(caller, "do this: it takes the admin");
+            throw refused(caller.username(), "do this: it takes the admin");
         }
     }
 
-    private static ForbiddenException refused(Principal caller, String what) {
-        return new ForbiddenException("'" + caller.username() + "' may not " + what);
+    @Override
+    public void authorize(CheckedRequest request, Scoped typed) {
+        if (!enabled || !(AccessRules.of(request.operation()) instanceof Access.OnResources on)) {
+            return; // decided in check()
+        }
+        String caller = request.caller();
+        if (grants.isAdmin(caller)) {
+            return;
+        }
+        for (Resource resource : typed.resources()) {
+            permit(caller, on.action(), resource);
+        }
+    }
+
+    private void permit(String caller, char action, Resource resource) {
+        if (!grants.permits(caller, action, resource)) {
+            throw refused(caller, (action == 'r' ? "read " : "write ") + resource);
+        }
+    }
+
+    private static ForbiddenException refused(String caller, String what) {
+        return new ForbiddenException("'" + caller + "' may not " + what);
     }
 }

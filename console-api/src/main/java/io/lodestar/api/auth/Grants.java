@@ -1,5 +1,6 @@
 package io.lodestar.api.auth;
 
+import io.lodestar.api.request.Resource;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.error.NotFoundException;
 import io.lodestar.kv.KvEntry;
@@ -168,8 +169,13 @@ public final class Grants {
         return out;
     }
 
+    /** Whether {@code username} is a global admin, who may do everything. */
+    boolean isAdmin(String username) {
+        return username != null && users.get(username).map(User::admin).orElse(false);
+    }
+
     /** Whether {@code username}'s roles grant {@code action} on {@code resource}. */
-    boolean permits(String username, char action, Resources.Resource resource) {
+    boolean permits(String username, char action, Resource resource) {
         for (String role : roles(username)) {
             for (Permission p : permissions(role)) {
                 if (p.grants(action) && Resources.matches(p.resource(), resource)) {

@@ -1,5 +1,7 @@
 package io.lodestar.api.auth;
 
+import io.lodestar.api.request.Names;
+import io.lodestar.api.request.Resource;
 import io.lodestar.error.InvalidRequestException;
 
 /**
@@ -19,35 +21,7 @@ public final class Resources {
     private static final String ALL = "*";
     private static final int MAX_PATTERN = 512;
 
-    /** What a request acts on: a config or a service, or (kind only) the cluster or a namespace's transfer. */
-    public record Resource(String kind, String namespace, String group, String name) {
-        @Override
-        public String toString() {
-            return switch (kind) {
-                case CLUSTER -> CLUSTER;
-                case "transfer" -> TRANSFER + namespace;
-                default -> namespace + ":" + group + ":" + kind + "/" + name;
-            };
-        }
-    }
-
     private Resources() {}
-
-    public static Resource config(String namespace, String group, String dataId) {
-        return new Resource("config", namespace(namespace), orAll(group), orAll(dataId));
-    }
-
-    public static Resource naming(String namespace, String group, String service) {
-        return new Resource("naming", namespace(namespace), orAll(group), orAll(service));
-    }
-
-    public static Resource cluster() {
-        return new Resource(CLUSTER, null, null, null);
-    }
-
-    public static Resource transfer(String namespace) {
-        return new Resource("transfer", namespace(namespace), null, null);
-    }
 
     /** Refuses a pattern that could match nothing the server checks, naming what is wrong. */
     static void checkPattern(String pattern) {
@@ -81,10 +55,10 @@ public final class Resources {
 
     /** Whether {@code pattern} (checked by {@link #checkPattern}) matches {@code resource}. */
     static boolean matches(String pattern, Resource resource) {
-        if (resource.kind().equals(CLUSTER)) {
+        if (resource.kind().equals(Resource.CLUSTER)) {
             return pattern.equals(CLUSTER);
         }
-        if (resource.kind().equals("transfer")) {
+        if (resource.kind().equals(Resource.TRANSFER)) {
             return pattern.startsWith(TRANSFER)
                     && glob(namespace(pattern.substring(TRANSFER.length())), resource.namespace());
         }
@@ -134,12 +108,8 @@ public final class Resources {
         return p == pattern.length();
     }
 
-    /** The public namespace has more than one spelling: blank, and its id in any case (as the stores read them). */
+    /** A pattern's namespace as the requests' resources name it (the public one has several spellings). */
     private static String namespace(String namespace) {
-        return namespace == null || namespace.isBlank() || namespace.equalsIgnoreCase("public") ? "public" : namespace;
-    }
-
-    private static String orAll(String part) {
-        return part == null || part.isBlank() ? ALL : part;
+        return Names.canonical(namespace);
     }
 }

@@ -1,28 +1,21 @@
 package io.lodestar.api.grpc;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lodestar.config.BetaConfig;
-import io.lodestar.config.BetaIps;
-import io.lodestar.config.Config;
+import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.ConfigConflictException;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
-import io.lodestar.config.PublishRequest;
-import io.lodestar.config.listen.ListeningConfigs;
+import io.lodestar.config.ServedConfig;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
-import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,10 +56,14 @@ final class ConfigRequests implements AutoCloseable {
 
     void register(RequestDispatcher dispatcher, Connections connections) {
         dispatcher
-                .add("ConfigQueryRequest", "ConfigQueryResponse", this::query)
-                .add("ConfigPublishRequest", "ConfigPublishResponse", this::publish)
-                .add("ConfigRemoveRequest", "ConfigRemoveResponse", this::remove)
-                .add("ConfigBatchListenRequest", "ConfigChangeBatchListenResponse", this::listen);
+                .add("ConfigQueryRequest", "ConfigQueryResponse", GrpcParsers::configQuery, this::query)
+                .add("ConfigPublishRequest", "ConfigPublishResponse", GrpcParsers::configPublish, this::publish)
+                .add("ConfigRemoveRequest", "ConfigRemoveResponse", GrpcParsers::configRemove, this::remove)
+                .add(
+                        "ConfigBatchListenRequest",
+                        "ConfigChangeBatchListenResponse",
+                        GrpcParsers::configListen,
+                        this::listen);
         connections.onClose(c -> {
             Notifier n = notifiers.remove(c);
             if (n != null) {
@@ -95,74 +92,27 @@ final class ConfigRequests implements AutoCloseable {
         }
     }
 
-    private static ConfigKey key(JsonNode node) {
-        return new ConfigKey(
-                GrpcRequest.text(node, "tenant"), GrpcRequest.text(node, "group"), GrpcRequest.text(node, "dataId"));
-    }
-
-    private static void refuseTag(GrpcRequest r) {
-        String tag = r.text("tag");
-        if (tag != null && !tag.isEmpty()) {
-            throw new InvalidRequestException("tag", "tagged configs (the v2 gray form) are not supported");
-        }
-    }
-
-    private CompletableFuture<Reply> query(GrpcRequest r) {
-        refuseTag(r);
-        ConfigKey key = key(r.body());
-        // beta first, as the HTTP read does: a promote between the reads shows its new content either way
-        BetaConfig beta = configs.getBeta(key);
-        Config config = configs.get(key);
+    private CompletableFuture<Reply> query(ConfigOp.Read op, GrpcRequest.Call call) {
+        ServedConfig served = configs.serve(op.key(), call.remoteAddr());
         Reply reply;
-        if (beta != null && beta.servesTo(r.remoteAddr())) {
-            reply = Reply.ok("ConfigQueryResponse")
-                    .with("content", beta.content())
-                    .with("md5", beta.md5())
-                    .with("contentType", config == null || config.type() == null ? "text" : config.type())
-                    .withFlag("beta", true);
-        } else if (config == null) {
+        if (served == null) {
             reply = Reply.fail("ConfigQueryResponse", CONFIG_NOT_FOUND, "config data not exist");
         } else {
             reply = Reply.ok("ConfigQueryResponse")
-                    .with("content", config.content())
-                    .with("md5", config.md5())
-                    .with("contentType", config.type() == null ? "text" : config.type())
-                    .withFlag("beta", false);
-            reply.body().put("lastModified", config.modifyTime());
+                    .with("content", served.content())
+                    .with("md5", served.md5())
+                    .with("contentType", served.type())
+                    .withFlag("beta", served.beta());
+            if (!served.beta()) {
+                reply.body().put("lastModified", served.lastModified());
+            }
         }
         reply.body().put("encryptedDataKey", "");
         return CompletableFuture.completedFuture(reply);
     }
 
-    private CompletableFuture<Reply> publish(GrpcRequest r) {
-        ConfigKey key = key(r.body());
-        ObjectNode addition = r.object("additionMap");
-        String tag = addition == null ? null : GrpcRequest.text(addition, "tag");
-        if (tag != null && !tag.isEmpty()) {
-            throw new InvalidRequestException("tag", "tagged configs (the v2 gray form) are not supported");
-        }
-        PublishRequest request = new PublishRequest(
-                key,
-                r.text("content"),
-                addition == null ? null : GrpcRequest.text(addition, "type"),
-                addition == null ? null : GrpcRequest.text(addition, "appName"),
-                addition == null ? null : GrpcRequest.text(addition, "desc"),
-                addition == null ? null : GrpcRequest.text(addition, "config_tags"),
-                r.remoteAddr(),
-                r.caller()); // the author is who logged in, never the request's src_user
-        String casMd5 = r.text("casMd5");
-        boolean cas = casMd5 != null && !casMd5.isEmpty();
-        String betaIps = addition == null ? null : GrpcRequest.text(addition, BetaIps.FIELD);
-        CompletableFuture<Long> done;
-        if (betaIps != null && !betaIps.isEmpty()) {
-            if (cas) {
-                throw new InvalidRequestException("casMd5", "compare-and-publish is not supported for a beta");
-            }
-            done = configs.publishBeta(request, betaIps);
-        } else {
-            done = configs.publish(request, cas ? casMd5 : null);
-        }
-        return done.handle((revision, e) -> {
+    private CompletableFuture<Reply> publish(ConfigOp.Publish op, GrpcRequest.Call call) {
+        return configs.publish(op.request(), op.casMd5(), op.betaIps()).handle((revision, e) -> {
             if (e == null) {
                 return Reply.ok("ConfigPublishResponse");
             }
@@ -175,9 +125,8 @@ final class ConfigRequests implements AutoCloseable {
         });
     }
 
-    private CompletableFuture<Reply> remove(GrpcRequest r) {
-        refuseTag(r);
-        return configs.delete(key(r.body()), r.remoteAddr(), r.caller())
+    private CompletableFuture<Reply> remove(ConfigOp.Remove op, GrpcRequest.Call call) {
+        return configs.delete(op.key(), call.remoteAddr(), call.caller())
                 .thenApply(v -> Reply.ok("ConfigRemoveResponse"));
     }
 
@@ -186,38 +135,15 @@ final class ConfigRequests implements AutoCloseable {
      * differ from what the client holds: registered first, then compared, so a change in between is
      * either answered or pushed.
      */
-    private CompletableFuture<Reply> listen(GrpcRequest r) {
-        boolean listen = r.bool("listen", true);
-        JsonNode contexts = r.body().get("configListenContexts");
-        if (contexts != null && !contexts.isNull() && !contexts.isArray()) {
-            throw new InvalidRequestException(
-                    "configListenContexts", "must be an array, not " + contexts.getNodeType());
-        }
-        List<ListeningEntry> entries = new ArrayList<>();
+    private CompletableFuture<Reply> listen(GrpcParsers.BatchListen op, GrpcRequest.Call call) {
+        List<ListeningEntry> entries = op.listen().entries();
         // the namespace as the client names it ("" or "public" for the public one): it matches
         // answers and notices to its cache by that name
-        Map<ConfigKey, String> spelled = new HashMap<>();
-        if (contexts != null) {
-            if (contexts.size() > ListeningConfigs.MAX_ENTRIES) {
-                throw new InvalidRequestException(
-                        "configListenContexts",
-                        contexts.size() + " keys in one request; at most " + ListeningConfigs.MAX_ENTRIES);
-            }
-            for (JsonNode c : contexts) {
-                if (!c.isObject()) {
-                    throw new InvalidRequestException(
-                            "configListenContexts", "each entry must be an object, not " + c.getNodeType());
-                }
-                String md5 = GrpcRequest.text(c, "md5");
-                ConfigKey key = key(c);
-                entries.add(new ListeningEntry(key, md5 == null ? "" : md5));
-                String tenant = GrpcRequest.text(c, "tenant");
-                spelled.put(key, tenant == null ? "" : tenant);
-            }
-        }
+        Map<ConfigKey, String> spelled = op.spelled();
+        boolean listen = op.listen().listen();
         Reply reply = Reply.ok("ConfigChangeBatchListenResponse");
         ArrayNode changed = reply.body().putArray("changedConfigs");
-        Connection connection = r.connection();
+        Connection connection = call.connection();
         if (!listen) {
             Notifier n = notifiers.get(connection);
             if (n != null) {
@@ -247,7 +173,7 @@ final class ConfigRequests implements AutoCloseable {
                         .map(e -> new PushHub.Subscription(e.key(), null))
                         .toList(),
                 null);
-        return listeners.poll(entries, r.remoteAddr(), 0, true).thenApply(keys -> {
+        return listeners.poll(entries, call.remoteAddr(), 0, true).thenApply(keys -> {
             for (ConfigKey k : keys) {
                 ObjectNode o = changed.addObject();
                 o.put("group", k.group()).put("dataId", k.dataId()).put("tenant", spelled.get(k));

@@ -83,7 +83,7 @@ public final class GrpcApi implements AutoCloseable {
         config.register(dispatcher, connections);
         NamingRequests naming = new NamingRequests(services.naming(), services.metrics());
         naming.register(dispatcher, connections);
-        AccessRules.requireDeclared(dispatcher.types());
+        AccessRules.requireDeclared(dispatcher.types(), dispatcher.typedTypes());
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")
                 .addMethod(
                         MethodDescriptor.<Payload, Payload>newBuilder()

@@ -1,9 +1,9 @@
 package io.lodestar.api.grpc;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.request.NamingOp;
 import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
@@ -84,12 +84,12 @@ final class NamingRequests implements AutoCloseable {
 
     void register(RequestDispatcher dispatcher, Connections connections) {
         dispatcher
-                .add("InstanceRequest", null, this::instance)
-                .add("BatchInstanceRequest", null, this::batch)
-                .add("PersistentInstanceRequest", null, this::persistent)
-                .add("ServiceQueryRequest", null, this::query)
-                .add("SubscribeServiceRequest", null, this::subscribe)
-                .add("ServiceListRequest", null, this::serviceList);
+                .add("InstanceRequest", null, GrpcParsers::instance, this::instance)
+                .add("BatchInstanceRequest", null, GrpcParsers::batch, this::batch)
+                .add("PersistentInstanceRequest", null, GrpcParsers::persistentInstance, this::persistent)
+                .add("ServiceQueryRequest", null, GrpcParsers::serviceQuery, this::query)
+                .add("SubscribeServiceRequest", null, GrpcParsers::subscribe, this::subscribe)
+                .add("ServiceListRequest", null, GrpcParsers::serviceList, this::serviceList);
         connections.onClose(this::closed);
     }
 
@@ -114,159 +114,78 @@ final class NamingRequests implements AutoCloseable {
         return clients.computeIfAbsent(c, Client::new);
     }
 
-    static ServiceKey service(GrpcRequest r) {
-        return ServiceKey.of(r.text("namespace"), r.text("groupName"), r.text("serviceName"));
-    }
-
-    /** An instance from the request's JSON; {@code ephemeral} is the kind the request type stands for. */
-    static Instance instance(JsonNode node, String field, boolean ephemeral) {
-        if (node == null || node.isNull()) {
-            throw InvalidRequestException.missing(field);
+    /**
+     * A registration replaces the connection's instance of the service (Nacos keeps one per service
+     * and connection); a deregistration lets go of the instance only if this connection holds it,
+     * as Nacos 2.x releases only its own client's instances: another client's instance, or one kept
+     * by beats, is left alone.
+     */
+    private CompletableFuture<Reply> instance(GrpcParsers.InstanceChange op, GrpcRequest.Call call) {
+        ServiceKey service = op.service();
+        Instance instance = op.instance();
+        Client client = client(call.connection());
+        String type = op.register() ? "registerInstance" : "deregisterInstance";
+        CompletableFuture<Void> done;
+        if (op.register()) {
+            Map<InstanceAddress, Instance> replaced = hold(client, service, List.of(instance));
+            done = naming.registerHeld(service, instance).thenCompose(v -> releaseAll(service, replaced.values()));
+        } else {
+            done = release(client, service, instance.address())
+                    ? naming.releaseHeld(service, instance.address())
+                    : CompletableFuture.completedFuture(null);
         }
-        if (!node.isObject()) {
-            throw new InvalidRequestException(field, "must be an object, not " + node.getNodeType());
-        }
-        String ip = GrpcRequest.text(node, "ip");
-        if (ip == null || ip.isEmpty()) {
-            throw InvalidRequestException.missing("ip");
-        }
-        JsonNode port = node.get("port");
-        if (port == null || !port.canConvertToInt()) {
-            throw new InvalidRequestException("port", "must be a number from 1 to " + NamingValidation.MAX_PORT);
-        }
-        JsonNode weight = node.get("weight");
-        if (weight != null && !weight.isNull() && !weight.isNumber()) {
-            throw new InvalidRequestException("weight", "must be a number, not " + weight.getNodeType());
-        }
-        Map<String, String> metadata = new LinkedHashMap<>();
-        ObjectNode md = GrpcRequest.object(node, "metadata");
-        if (md != null) {
-            md.fields()
-                    .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
-        }
-        return new Instance(
-                null,
-                ip,
-                port.intValue(),
-                weight == null || weight.isNull() ? 1.0 : weight.doubleValue(),
-                bool(node, "enabled", true),
-                bool(node, "healthy", true),
-                ephemeral,
-                GrpcRequest.text(node, "clusterName"),
-                metadata);
-    }
-
-    private static boolean bool(JsonNode node, String name, boolean absent) {
-        JsonNode v = node.get(name);
-        if (v == null || v.isNull()) {
-            return absent;
-        }
-        if (!v.isBoolean()) {
-            throw new InvalidRequestException(name, "must be a boolean, not " + v.getNodeType());
-        }
-        return v.booleanValue();
-    }
-
-    private CompletableFuture<Reply> instance(GrpcRequest r) {
-        ServiceKey service = service(r);
-        String type = r.required("type");
-        Instance instance = instance(r.body().get("instance"), "instance", true);
-        Client client = client(r.connection());
-        return switch (type) {
-            case "registerInstance" -> {
-                // one instance per service and connection, as Nacos keeps them: a second replaces the first
-                Map<InstanceAddress, Instance> replaced = hold(client, service, List.of(instance));
-                yield naming.registerHeld(service, instance)
-                        .thenCompose(v -> releaseAll(service, replaced.values()))
-                        .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
-            }
-            case "deregisterInstance" -> {
-                release(client, service, instance.address());
-                yield naming.deregister(service, instance.cluster(), instance.ip(), instance.port(), true)
-                        .thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
-            }
-            default ->
-                throw new InvalidRequestException(
-                        "type", "'" + type + "' is neither registerInstance nor deregisterInstance");
-        };
+        return done.thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
     }
 
     /**
      * The connection's instances of the service become exactly the batch's ({@code
      * batchRegisterInstance}: the client sends what it keeps, also to deregister some), or lose the
-     * batch's ({@code batchDeregisterInstance}).
+     * batch's ({@code batchDeregisterInstance}, only those this connection holds).
      */
-    private CompletableFuture<Reply> batch(GrpcRequest r) {
-        ServiceKey service = service(r);
-        String type = r.required("type");
-        JsonNode list = r.body().get("instances");
-        if (list != null && !list.isNull() && !list.isArray()) {
-            throw new InvalidRequestException("instances", "must be an array, not " + list.getNodeType());
-        }
-        List<Instance> instances = new ArrayList<>();
-        if (list != null) {
-            for (JsonNode n : list) {
-                instances.add(instance(n, "instances", true));
-            }
-        }
-        Client client = client(r.connection());
+    private CompletableFuture<Reply> batch(NamingOp.Batch op, GrpcRequest.Call call) {
+        ServiceKey service = op.service();
+        Client client = client(call.connection());
         CompletableFuture<Void> done;
-        switch (type) {
-            case "batchRegisterInstance" -> {
-                Map<InstanceAddress, Instance> dropped = hold(client, service, instances);
-                CompletableFuture<?>[] registered = instances.stream()
-                        .map(i -> naming.registerHeld(service, i))
-                        .toArray(CompletableFuture[]::new);
-                done = CompletableFuture.allOf(registered).thenCompose(v -> releaseAll(service, dropped.values()));
-            }
-            case "batchDeregisterInstance" -> {
-                for (Instance i : instances) {
-                    release(client, service, i.address());
-                }
-                done = deregisterAll(service, instances);
-            }
-            default ->
-                throw new InvalidRequestException(
-                        "type", "'" + type + "' is neither batchRegisterInstance nor batchDeregisterInstance");
+        if (op.register()) {
+            Map<InstanceAddress, Instance> dropped = hold(client, service, op.instances());
+            CompletableFuture<?>[] registered = op.instances().stream()
+                    .map(i -> naming.registerHeld(service, i))
+                    .toArray(CompletableFuture[]::new);
+            done = CompletableFuture.allOf(registered).thenCompose(v -> releaseAll(service, dropped.values()));
+        } else {
+            List<Instance> released = op.instances().stream()
+                    .filter(i -> release(client, service, i.address()))
+                    .toList();
+            done = releaseAll(service, released);
         }
+        String type = op.register() ? "batchRegisterInstance" : "batchDeregisterInstance";
         return done.thenApply(v -> Reply.ok("BatchInstanceResponse").with("type", type));
     }
 
-    private CompletableFuture<Reply> persistent(GrpcRequest r) {
-        ServiceKey service = service(r);
-        String type = r.required("type");
-        Instance instance = instance(r.body().get("instance"), "instance", false);
-        CompletableFuture<Void> done = switch (type) {
-            case "registerInstance" -> naming.register(service, instance);
-            case "deregisterInstance" ->
-                naming.deregister(service, instance.cluster(), instance.ip(), instance.port(), false);
-            default ->
-                throw new InvalidRequestException(
-                        "type", "'" + type + "' is neither registerInstance nor deregisterInstance");
-        };
+    private CompletableFuture<Reply> persistent(GrpcParsers.InstanceChange op, GrpcRequest.Call call) {
+        Instance instance = op.instance();
+        CompletableFuture<Void> done = op.register()
+                ? naming.register(op.service(), instance)
+                : naming.deregister(op.service(), instance.cluster(), instance.ip(), instance.port(), false);
+        String type = op.register() ? "registerInstance" : "deregisterInstance";
         return done.thenApply(v -> Reply.ok("InstanceResponse").with("type", type));
     }
 
-    private CompletableFuture<Reply> query(GrpcRequest r) {
-        ServiceKey service = service(r);
-        String cluster = r.text("cluster");
-        boolean healthyOnly = r.bool("healthyOnly", false);
+    private CompletableFuture<Reply> query(GrpcParsers.ServiceQuery op, GrpcRequest.Call call) {
         Reply reply = Reply.ok("QueryServiceResponse");
-        reply.body().set("serviceInfo", serviceInfo(service, cluster == null ? "" : cluster, healthyOnly));
+        reply.body().set("serviceInfo", serviceInfo(op.service(), op.clusters(), op.healthyOnly()));
         return CompletableFuture.completedFuture(reply);
     }
 
-    private CompletableFuture<Reply> subscribe(GrpcRequest r) {
-        ServiceKey service = service(r);
-        String clusters = r.text("clusters");
-        boolean subscribe = r.bool("subscribe", true);
-        Client client = client(r.connection());
-        if (subscribe) {
+    private CompletableFuture<Reply> subscribe(NamingOp.Subscribe op, GrpcRequest.Call call) {
+        ServiceKey service = op.service();
+        Client client = client(call.connection());
+        if (op.subscribe()) {
             synchronized (client) {
                 if (!client.closed) {
                     subscribers
                             .computeIfAbsent(service, k -> new ConcurrentHashMap<>())
-                            .put(client, clusters == null ? "" : clusters);
+                            .put(client, op.clusters());
                 }
             }
         } else {
@@ -274,33 +193,17 @@ final class NamingRequests implements AutoCloseable {
         }
         Reply reply = Reply.ok("SubscribeServiceResponse");
         // subscribed before reading: a change made meanwhile is pushed rather than missed
-        reply.body().set("serviceInfo", serviceInfo(service, clusters == null ? "" : clusters, false));
+        reply.body().set("serviceInfo", serviceInfo(service, op.clusters(), false));
         return CompletableFuture.completedFuture(reply);
     }
 
-    private CompletableFuture<Reply> serviceList(GrpcRequest r) {
-        int pageNo = number(r, "pageNo", 1);
-        int pageSize = number(r, "pageSize", 10);
-        if (pageNo < 1 || pageSize < 1 || pageSize > 10_000) {
-            throw new InvalidRequestException("pageSize", "pageNo must be at least 1, pageSize 1 to 10000");
-        }
-        ServicePage page = naming.listServices(r.text("namespace"), r.text("groupName"), pageNo, pageSize);
+    private CompletableFuture<Reply> serviceList(NamingOp.ServiceList op, GrpcRequest.Call call) {
+        ServicePage page = naming.listServices(op.namespace(), op.group(), op.pageNo(), op.pageSize());
         Reply reply = Reply.ok("ServiceListResponse");
         reply.body().put("count", page.count());
         ArrayNode names = reply.body().putArray("serviceNames");
         page.names().forEach(names::add);
         return CompletableFuture.completedFuture(reply);
-    }
-
-    private static int number(GrpcRequest r, String field, int absent) {
-        JsonNode v = r.body().get(field);
-        if (v == null || v.isNull()) {
-            return absent;
-        }
-        if (!v.canConvertToInt()) {
-            throw new InvalidRequestException(field, "must be a number, not " + v.getNodeType());
-        }
-        return v.intValue();
     }
 
     /** Nacos's ServiceInfo of the service: the 1.x list's fields, with the bare service name. */
@@ -362,26 +265,26 @@ final class NamingRequests implements AutoCloseable {
         return held.size() == 1 ? Map.copyOf(held) : Collections.unmodifiableMap(held);
     }
 
-    private void release(Client client, ServiceKey service, InstanceAddress address) {
+    /**
+     * Forgets that the connection holds the instance; true if it held it and no other connection
+     * here holds it now (so it is to be let go of).
+     */
+    private boolean release(Client client, ServiceKey service, InstanceAddress address) {
         synchronized (client) {
-            unhold(client, service, address);
             Map<InstanceAddress, Held> held = client.instances.get(service);
-            if (held != null && held.containsKey(address)) {
-                Map<InstanceAddress, Held> rest = new LinkedHashMap<>(held);
-                rest.remove(address);
-                if (rest.isEmpty()) {
-                    client.instances.remove(service);
-                } else {
-                    client.instances.put(service, compact(rest));
-                }
+            if (held == null || !held.containsKey(address)) {
+                return false;
             }
+            boolean last = unhold(client, service, address);
+            Map<InstanceAddress, Held> rest = new LinkedHashMap<>(held);
+            rest.remove(address);
+            if (rest.isEmpty()) {
+                client.instances.remove(service);
+            } else {
+                client.instances.put(service, compact(rest));
+            }
+            return last;
         }
-    }
-
-    private CompletableFuture<Void> deregisterAll(ServiceKey service, java.util.Collection<Instance> instances) {
-        return CompletableFuture.allOf(instances.stream()
-                .map(i -> naming.deregister(service, i.cluster(), i.ip(), i.port(), true))
-                .toArray(CompletableFuture[]::new));
     }
 
     /** Lets go of instances this node held: each goes unless its client registered it again elsewhere. */

@@ -29,6 +29,7 @@ final class RequestDispatcher {
     private record Route(String failureType, RequestHandler handler) {}
 
     private final Map<String, Route> routes = new HashMap<>();
+    private final java.util.Set<String> typed = new java.util.TreeSet<>();
     private final RequestChecks checks;
     private final Metrics metrics;
 
@@ -48,9 +49,29 @@ final class RequestDispatcher {
         return this;
     }
 
+    /**
+     * Routes {@code requestType} to {@code parse}, then the checks' authorization of the typed
+     * request it builds, then {@code handle}, which executes that typed request.
+     */
+    <T extends io.lodestar.api.request.Scoped> RequestDispatcher add(
+            String requestType, String failureType, RequestHandler.Parser<T> parse, RequestHandler.Typed<T> handle) {
+        add(requestType, failureType, request -> {
+            T parsed = parse.parse(request);
+            checks.authorize(request, parsed);
+            return handle.handle(parsed, request.call());
+        });
+        typed.add(requestType);
+        return this;
+    }
+
     /** The request types routed. */
     java.util.Set<String> types() {
         return java.util.Set.copyOf(routes.keySet());
+    }
+
+    /** The request types routed through a parser and a typed handler. */
+    java.util.Set<String> typedTypes() {
+        return java.util.Set.copyOf(typed);
     }
 
     /** Answers {@code payload}, counted under its type (an unknown type as "other") and outcome. */

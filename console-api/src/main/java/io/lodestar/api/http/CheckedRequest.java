@@ -1,6 +1,6 @@
 package io.lodestar.api.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.api.request.Scoped;
 
 /** What a {@link RequestChecks} check sees of a request, whichever protocol carried it. */
 public interface CheckedRequest {
@@ -17,7 +17,11 @@ public interface CheckedRequest {
      */
     String operation();
 
-    /** The query or form parameter {@code name} over HTTP, the body's string field over gRPC; null when absent. */
+    /**
+     * The query or form parameter {@code name} over HTTP, the body's string field over gRPC; null
+     * when absent. For authentication only (the token): what a request acts on is read from its
+     * {@link #typed()} request.
+     */
     String param(String name);
 
     /**
@@ -29,8 +33,12 @@ public interface CheckedRequest {
     /** Records {@link #caller()}; called by the checks only. */
     void caller(String username);
 
-    /** The JSON body of a gRPC request; null over HTTP. */
-    default JsonNode body() {
-        return null;
-    }
+    /**
+     * The typed request the operation's parser built, once the checks authorized it: what the
+     * audit line names. Null before, and for operations that act on no resource.
+     */
+    Scoped typed();
+
+    /** Records {@link #typed()}; called by the checks only. */
+    void typed(Scoped request);
 }

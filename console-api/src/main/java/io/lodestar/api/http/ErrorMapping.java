@@ -120,8 +120,8 @@ public final class ErrorMapping {
         return new Mapped(500, unexpected(cause, request));
     }
 
-    /** The v2 answer for {@code e}. */
-    public static V2 v2(Throwable e, Context ctx) {
+    /** The v2 answer for {@code e}; an unexpected error is logged naming {@code request} ("METHOD path"). */
+    public static V2 v2(Throwable e, String request) {
         Throwable cause = unwrap(e);
         if (cause instanceof LodestarException known) {
             Row row = TABLE.get(known.kind());
@@ -137,7 +137,7 @@ public final class ErrorMapping {
                     h.getStatus() < 500 ? "parameter validate error" : "server error",
                     h.getMessage());
         }
-        return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, ctx.method() + " " + ctx.path()));
+        return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, request));
     }
 
     /** The gRPC error code and message for {@code e}; an unexpected error is logged naming {@code request}. */

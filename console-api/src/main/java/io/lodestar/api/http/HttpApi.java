@@ -25,7 +25,6 @@ import io.lodestar.config.ConfigService;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.push.PushHub;
-import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
 import io.lodestar.naming.NamingService;
@@ -84,11 +83,7 @@ public final class HttpApi {
      */
     public static Javalin create(Services s, RequestChecks checks, String host, int port) {
         Metrics metrics = s.metrics();
-        InstanceRoutes instances = new InstanceRoutes(s.naming(), s.health(), s.udp());
         FastPaths fast = new FastPaths(metrics, checks);
-        ConfigRoutes.addFastPaths(fast, s.configs());
-        ListenerRoutes.addFastPaths(fast, s.listeners());
-        instances.addFastPaths(fast);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
                 ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
@@ -133,23 +128,24 @@ public final class HttpApi {
         HealthRoutes.install(app, s.store(), s.readiness());
         MembershipRoutes.install(app, s.store());
         metrics.install(app);
-        ConfigRoutes.install(
-                app, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer(), ArchiveLimits.defaults()));
-        ConfigV2Routes.install(app, s.configs());
-        HistoryRoutes.install(app, s.configs());
-        ListenerRoutes.install(app, s.listeners());
         NamespaceRoutes.install(app, s.namespaces());
         PushRoutes.install(app, s.push(), s.auth()::checkRead);
-        instances.install(app);
-        ServiceRoutes.install(app, s.naming(), s.health());
-        ClusterRoutes.install(app, s.naming());
-        NamingHealthRoutes.install(app, s.naming());
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
-        NamingV2Routes.install(app, s.naming());
         if (s.grpc() != null) {
             ConnectionRoutes.install(app, s.grpc());
         }
-        AccessRules.requireDeclared(operations(app, fast));
+        // every route that acts on configs or services: parsed once, checked, then served
+        Routes routes = new Routes(app, fast, checks);
+        ConfigRoutes.install(routes, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer()));
+        ConfigV2Routes.install(routes, s.configs());
+        HistoryRoutes.install(routes, s.configs());
+        ListenerRoutes.install(routes, s.listeners());
+        new InstanceRoutes(s.naming(), s.health(), s.udp()).install(routes);
+        ServiceRoutes.install(routes, s.naming(), s.health());
+        ClusterRoutes.install(routes, s.naming());
+        NamingHealthRoutes.install(routes, s.naming());
+        NamingV2Routes.install(routes, s.naming());
+        AccessRules.requireDeclared(operations(app, fast), routes.typed());
         return app;
     }
 

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.lodestar.api.request.Scoped;
 import java.util.concurrent.CompletableFuture;
 
 /** A request Javalin routed, as an {@link Exchange}; its errors go to Javalin's exception handler ({@link ErrorMapping}). */
@@ -14,6 +15,9 @@ public final class JavalinExchange implements Exchange {
 
     /** The request attribute holding the operation, as {@code AccessRules} names it (see {@link #of}). */
     public static final String OPERATION = "lodestar.operation";
+
+    /** The request attribute holding the typed request, for the audit line. */
+    private static final String TYPED = "lodestar.typed";
 
     private final Context ctx;
     private final String operation;
@@ -51,6 +55,15 @@ public final class JavalinExchange implements Exchange {
     }
 
     @Override
+    public io.javalin.http.UploadedFile uploadedFile(String name) {
+        String contentType = ctx.contentType();
+        return contentType != null
+                        && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/form-data")
+                ? ctx.uploadedFile(name)
+                : null;
+    }
+
+    @Override
     public String header(String name) {
         return ctx.header(name);
     }
@@ -76,23 +89,28 @@ public final class JavalinExchange implements Exchange {
     }
 
     @Override
-    public Exchange answerHeader(String name, String value) {
+    public Scoped typed() {
+        return ctx.attribute(TYPED);
+    }
+
+    @Override
+    public void typed(Scoped request) {
+        ctx.attribute(TYPED, request);
+    }
+
+    @Override
+    public Answer answerHeader(String name, String value) {
         ctx.header(name, value);
         return this;
     }
 
     @Override
-    public void answer(String contentType, byte[] body) {
-        ctx.contentType(contentType).result(body);
+    public void answer(Body body) {
+        ctx.status(body.status()).contentType(body.contentType()).result(body.bytes());
     }
 
     @Override
-    public void answer(String contentType, String body) {
-        ctx.contentType(contentType).result(body);
-    }
-
-    @Override
-    public void answerWhenDone(String contentType, CompletableFuture<String> body) {
-        ctx.future(() -> body.thenAccept(text -> ctx.contentType(contentType).result(text)));
+    public void answerWhenDone(CompletableFuture<Body> body) {
+        ctx.future(() -> body.thenAccept(this::answer));
     }
 }

@@ -1,6 +1,7 @@
 package io.lodestar.api.http;
 
 import io.javalin.http.Context;
+import io.lodestar.api.request.Fields;
 
 /**
  * Request parameters by name, as Nacos reads them: from the form body, else the query string. A
@@ -8,10 +9,7 @@ import io.javalin.http.Context;
  * front of them.
  */
 @FunctionalInterface
-public interface Params {
-    /** The parameter's value, or null when absent. */
-    String get(String name);
-
+public interface Params extends Fields {
     /** The request's parameters: from the form body, else the query string. */
     static Params of(Context ctx) {
         return name -> get(ctx, name);

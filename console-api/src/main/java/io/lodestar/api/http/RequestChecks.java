@@ -1,5 +1,6 @@
 package io.lodestar.api.http;
 
+import io.lodestar.api.request.Scoped;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,12 @@ public final class RequestChecks {
          * is the HTTP status, or for gRPC 200 when served and else the error code answered.
          */
         default void completed(CheckedRequest request, int status) {}
+
+        /**
+         * Looks at the typed request the operation's parser built from {@code request}, before its
+         * handler runs; throws to refuse it.
+         */
+        default void authorize(CheckedRequest request, Scoped typed) {}
     }
 
     private final List<Check> checks = new CopyOnWriteArrayList<>();
@@ -38,6 +45,17 @@ public final class RequestChecks {
             } catch (RuntimeException e) {
                 LoggerFactory.getLogger(RequestChecks.class).error("a check failed on a completed request", e);
             }
+        }
+    }
+
+    /**
+     * Runs every check's {@link Check#authorize} on the typed request parsed from {@code request},
+     * which the handler will execute and the audit line name; the first that refuses it throws.
+     */
+    public void authorize(CheckedRequest request, Scoped typed) {
+        request.typed(typed);
+        for (Check c : checks) {
+            c.authorize(request, typed);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.lodestar.api.http;
 
+import io.lodestar.api.request.Scoped;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,6 +24,7 @@ public final class ServletExchange implements Exchange {
     private final Map<String, String> params;
     private final String operation;
     private String caller; // set by the checks, read by the endpoint, one thread after the other
+    private Scoped typed; // likewise
     /** Told the status as the answer is written (for the request metrics). */
     private final ObjIntConsumer<ServletExchange> answered;
 
@@ -75,31 +77,42 @@ public final class ServletExchange implements Exchange {
     }
 
     @Override
-    public Exchange answerHeader(String name, String value) {
+    public Scoped typed() {
+        return typed;
+    }
+
+    @Override
+    public void typed(Scoped request) {
+        this.typed = request;
+    }
+
+    @Override
+    public Answer answerHeader(String name, String value) {
         resp.setHeader(name, value);
         return this;
     }
 
     @Override
-    public void answer(String contentType, byte[] body) {
+    public void answer(Body body) {
         try {
-            write(contentType, body);
+            resp.setStatus(body.status());
+            write(body.contentType(), body.bytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     @Override
-    public void answerWhenDone(String contentType, CompletableFuture<String> body) {
+    public void answerWhenDone(CompletableFuture<Body> body) {
         if (body.isDone()) {
-            answerOutcome(contentType, body);
+            answerOutcome(body);
             return;
         }
         AsyncContext async = req.startAsync();
         async.setTimeout(0); // the store bounds how long a write may take; a long-poll bounds itself
-        body.whenComplete((text, error) -> {
+        body.whenComplete((answer, error) -> {
             try {
-                answerOutcome(contentType, body);
+                answerOutcome(body);
             } finally {
                 async.complete();
             }
@@ -117,16 +130,17 @@ public final class ServletExchange implements Exchange {
         }
     }
 
-    private void answerOutcome(String contentType, CompletableFuture<String> done) {
-        String text;
+    private void answerOutcome(CompletableFuture<Body> done) {
+        Body body;
         try {
-            text = done.join();
+            body = done.join();
         } catch (RuntimeException e) {
             fail(e);
             return;
         }
         try {
-            write(contentType, text.getBytes(StandardCharsets.UTF_8));
+            resp.setStatus(body.status());
+            write(body.contentType(), body.bytes());
         } catch (IOException e) {
             LOG.debug("answering {} {} failed: {}", req.getMethod(), req.getRequestURI(), e.toString());
         }

@@ -8,6 +8,7 @@ import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
 import io.lodestar.api.http.JavalinExchange;
+import io.lodestar.api.request.Names;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.error.InvalidRequestException;
@@ -184,8 +185,9 @@ public final class PushRoutes {
         return out;
     }
 
+    /** A key as every protocol names one ({@link Names}): its namespace, group and dataId. */
     private static ConfigKey key(JsonNode k) {
-        return new ConfigKey(text(k, "tenant"), text(k, "group"), text(k, "dataId"));
+        return Names.config(name -> text(k, name));
     }
 
     private static String text(JsonNode k, String field) {

@@ -8,10 +8,10 @@ import io.lodestar.api.http.HttpApi;
 import io.lodestar.api.http.NodeReadiness;
 import io.lodestar.api.http.RequestChecks;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.request.NamingFields;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.naming.NamingJson;
-import io.lodestar.api.v1.naming.NamingParams;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
@@ -80,7 +80,7 @@ public final class LodestarServer implements AutoCloseable {
                 udp = UdpPusher.start(
                         s.host(),
                         (service, clusters) -> NamingJson.listJson(
-                                naming.list(service, NamingParams.clusterSet(clusters), false), clusters),
+                                naming.list(service, NamingFields.clusterSet(clusters), false), clusters),
                         UdpPushSettings.DEFAULT);
             } catch (IOException | RuntimeException e) {
                 LOG.warn(

@@ -1,6 +1,6 @@
 package io.lodestar.api.v1;
 
-import io.javalin.http.Context;
+import io.lodestar.api.http.Answer;
 import io.lodestar.config.BetaConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +10,7 @@ final class BetaRoutes {
     private BetaRoutes() {}
 
     /** {@code {"code":200,"message":"query beta ok","data":ConfigInfo4Beta or null}}. */
-    static void query(Context ctx, BetaConfig beta) {
+    static void query(Answer answer, BetaConfig beta) {
         Map<String, Object> data = null;
         if (beta != null) {
             data = new LinkedHashMap<>();
@@ -24,12 +24,12 @@ final class BetaRoutes {
             data.put("type", null);
             data.put("betaIps", beta.betaIpsJoined());
         }
-        ctx.json(result("query beta ok", data));
+        answer.answerJson(result("query beta ok", data));
     }
 
     /** {@code {"code":200,"message":"stop beta ok","data":true}}. */
-    static void stopped(Context ctx) {
-        ctx.json(result("stop beta ok", true));
+    static Map<String, Object> stopped() {
+        return result("stop beta ok", true);
     }
 
     private static Map<String, Object> result(String message, Object data) {

@@ -1,19 +1,16 @@
 package io.lodestar.api.v1;
 
-import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.lodestar.api.http.Exchange;
-import io.lodestar.api.http.FastPaths;
-import io.lodestar.api.http.JavalinExchange;
-import io.lodestar.api.http.Params;
-import io.lodestar.config.BetaConfig;
-import io.lodestar.config.BetaIps;
+import static io.javalin.http.HandlerType.DELETE;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
+
+import io.lodestar.api.http.Answer;
+import io.lodestar.api.http.Routes;
+import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.Config;
-import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
-import io.lodestar.config.PublishRequest;
-import io.lodestar.error.InvalidRequestException;
+import io.lodestar.config.ServedConfig;
 import io.lodestar.error.NotFoundException;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -21,8 +18,8 @@ import java.util.function.BiConsumer;
 /**
  * {@code /nacos/v1/cs/configs}: publish, get and delete, as nacos-client 1.4.x speaks them, with
  * Nacos 1.4's gray release (beta): publish with header {@code betaIps}, {@code beta=true} to query
- * or stop it; plus Lodestar's promote. Which content a client gets is decided by its socket address
- * ({@code ctx.ip()}), never by a header.
+ * or stop it; plus Lodestar's promote; search, detail, export and import on the same path. Which
+ * content a client gets is decided by its socket address, never by a header.
  */
 public final class ConfigRoutes {
     public static final String PATH = "/nacos/v1/cs/configs";
@@ -33,109 +30,92 @@ public final class ConfigRoutes {
 
     private static final String PROMOTE_PATH = "/lodestar/v1/cs/configs/beta/promote";
 
-    private ConfigRoutes() {}
+    private final ConfigService configs;
+    private final ConfigSearch search;
+    private final ConfigTransferRoutes transfer;
 
-    public static void install(Javalin app, ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
-        app.post(PATH, ctx -> {
-            if (!transfer.handlePost(ctx)) { // import=true
-                publish(JavalinExchange.of(ctx), configs);
-            }
-        });
-        app.get(PATH, ctx -> {
-            if (transfer.handleGet(ctx)) { // export=true, exportV2=true
-                return;
-            }
-            // one path, several reads, told apart by their parameters as Nacos does
-            if ("true".equals(Params.get(ctx, "beta"))) {
-                BetaRoutes.query(ctx, configs.getBeta(key(ctx)));
-            } else if (Params.get(ctx, "search") != null) {
-                ConfigSearchRoutes.search(ctx, search);
-            } else if ("all".equals(Params.get(ctx, "show"))) {
-                ConfigSearchRoutes.detail(ctx, configs);
-            } else {
-                get(JavalinExchange.of(ctx), configs);
-            }
-        });
-        app.delete(PATH, ctx -> {
-            ConfigKey key = key(ctx);
-            if ("true".equals(Params.get(ctx, "beta"))) {
-                ctx.future(() -> configs.stopBeta(key).thenAccept(v -> BetaRoutes.stopped(ctx)));
-                return;
-            }
-            ctx.future(
-                    () -> configs.delete(key, ctx.ip(), JavalinExchange.of(ctx).caller())
-                            .thenAccept(v -> ctx.result("true")));
-        });
-        app.post(PROMOTE_PATH, ctx -> {
-            ConfigKey key = key(ctx);
-            ctx.future(() -> configs.promoteBeta(
-                            key, ctx.ip(), JavalinExchange.of(ctx).caller())
-                    .thenAccept(r -> ctx.result("true")));
-        });
+    private ConfigRoutes(ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
+        this.configs = configs;
+        this.search = search;
+        this.transfer = transfer;
     }
 
-    /** The commonest requests, taken in front of Javalin by the same endpoints: a plain read, and a publish (not an import). */
-    public static void addFastPaths(FastPaths fast, ConfigService configs) {
-        fast.add("GET", PATH, exchange -> PLAIN_READ.containsAll(exchange.names()), exchange -> get(exchange, configs));
-        fast.add(
-                "POST",
-                PATH,
-                exchange -> !exchange.names().contains(ConfigTransferRoutes.IMPORT),
-                exchange -> publish(exchange, configs));
+    public static void install(
+            Routes routes, ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
+        ConfigRoutes r = new ConfigRoutes(configs, search, transfer);
+        routes.add(GET, PATH, ConfigV1Requests::get, r::read)
+                .add(POST, PATH, ConfigV1Requests::post, r::write)
+                .add(DELETE, PATH, ConfigV1Requests::delete, r::delete)
+                .add(POST, PROMOTE_PATH, ConfigV1Requests::promote, r::promote)
+                // the commonest requests, also taken in front of Javalin: a plain read, and a publish
+                .fast(GET, PATH, exchange -> PLAIN_READ.containsAll(exchange.names()), ConfigV1Requests::get, r::read)
+                .fast(
+                        POST,
+                        PATH,
+                        exchange -> !exchange.names().contains(ConfigV1Requests.IMPORT),
+                        ConfigV1Requests::post,
+                        r::write);
     }
 
-    static ConfigKey key(Context ctx) {
-        return key(Params.of(ctx));
-    }
-
-    static ConfigKey key(Params q) {
-        return new ConfigKey(q.get("tenant"), q.get("group"), q.get("dataId"));
-    }
-
-    private static void publish(Exchange exchange, ConfigService configs) {
-        Params q = exchange.params();
-        PublishRequest request = new PublishRequest(
-                key(q),
-                q.get("content"),
-                q.get("type"),
-                q.get("appName"),
-                q.get("desc"),
-                q.get("config_tags"),
-                exchange.remoteAddr(),
-                exchange.caller());
-        String casMd5 = q.get("casMd5");
-        boolean cas = casMd5 != null && !casMd5.isEmpty();
-        String betaIps = exchange.header(BetaIps.FIELD);
-        if (betaIps != null) {
-            if (cas) {
-                throw new InvalidRequestException("casMd5", "compare-and-publish is not supported for a beta");
-            }
-            exchange.answerWhenDone(TEXT, configs.publishBeta(request, betaIps).thenApply(revision -> "true"));
-            return;
+    private void read(ConfigOp op, Answer answer) {
+        if (op instanceof ConfigOp.Read read) {
+            serve(configs.serve(read.key(), answer.remoteAddr()), answer);
+        } else if (op instanceof ConfigOp.Beta beta) {
+            BetaRoutes.query(answer, configs.getBeta(beta.key()));
+        } else if (op instanceof ConfigOp.Search s) {
+            ConfigSearchRoutes.search(answer, search.search(s.query(), s.pageNo(), s.pageSize()));
+        } else if (op instanceof ConfigOp.Detail d) {
+            ConfigSearchRoutes.detail(answer, configs.get(d.key()));
+        } else if (op instanceof ConfigOp.Export export) {
+            transfer.export(export, answer);
+        } else {
+            throw new IllegalStateException("not a read: " + op);
         }
-        exchange.answerWhenDone(
-                TEXT, configs.publish(request, cas ? casMd5 : null).thenApply(revision -> "true"));
     }
 
-    private static void get(Exchange exchange, ConfigService configs) {
-        ConfigKey key = key(exchange.params());
-        // beta first: a promote (stable replaced and beta removed in one write) applied between the
-        // two reads then shows the new content either way, never the old stable to a listed client
-        BetaConfig beta = configs.getBeta(key);
-        Config config = configs.get(key);
-        noCacheHeaders(exchange::answerHeader);
-        if (beta != null && beta.servesTo(exchange.remoteAddr())) {
-            exchange.answerHeader("isBeta", "true");
-            exchange.answerHeader("Config-Type", config == null || config.type() == null ? "text" : config.type());
-            exchange.answerHeader("Content-MD5", beta.md5());
-            exchange.answer(CONTENT_TYPE, beta.content());
-            return;
+    private void write(ConfigOp op, Answer answer) {
+        if (op instanceof ConfigOp.Publish p) {
+            answer.answerWhenDone(
+                    TEXT, configs.publish(p.request(), p.casMd5(), p.betaIps()).thenApply(revision -> "true"));
+        } else if (op instanceof ConfigOp.Import i) {
+            transfer.importArchive(i, answer);
+        } else {
+            throw new IllegalStateException("not a write: " + op);
         }
-        if (config == null) {
+    }
+
+    private void delete(ConfigOp op, Answer answer) {
+        if (op instanceof ConfigOp.Beta beta) {
+            answer.answerWhenDone(
+                    configs.stopBeta(beta.key()).thenApply(v -> Answer.Body.json(200, BetaRoutes.stopped())));
+        } else if (op instanceof ConfigOp.Remove remove) {
+            answer.answerWhenDone(
+                    TEXT,
+                    configs.delete(remove.key(), answer.remoteAddr(), answer.caller())
+                            .thenApply(v -> "true"));
+        } else {
+            throw new IllegalStateException("not a delete: " + op);
+        }
+    }
+
+    private void promote(ConfigOp.Promote op, Answer answer) {
+        answer.answerWhenDone(
+                TEXT,
+                configs.promoteBeta(op.key(), answer.remoteAddr(), answer.caller())
+                        .thenApply(r -> "true"));
+    }
+
+    private static void serve(ServedConfig served, Answer answer) {
+        noCacheHeaders(answer::answerHeader);
+        if (served == null) {
             throw notFound();
         }
-        configHeaders(config, exchange::answerHeader);
-        exchange.answer(CONTENT_TYPE, config.content());
+        if (served.beta()) {
+            answer.answerHeader("isBeta", "true");
+        }
+        answer.answerHeader("Config-Type", served.type());
+        answer.answerHeader("Content-MD5", served.md5());
+        answer.answer(CONTENT_TYPE, served.content());
     }
 
     /** What Nacos answers for a config that does not exist (the 1.x client reads the 404 as "no config"). */

@@ -1,14 +1,9 @@
 package io.lodestar.api.v1;
 
-import io.javalin.http.Context;
-import io.lodestar.api.http.Params;
+import io.lodestar.api.http.Answer;
 import io.lodestar.config.Config;
-import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigSearch;
-import io.lodestar.config.ConfigService;
-import io.lodestar.error.InvalidRequestException;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,23 +15,7 @@ final class ConfigSearchRoutes {
 
     private ConfigSearchRoutes() {}
 
-    static void search(Context ctx, ConfigSearch search) {
-        String mode = Params.get(ctx, "search");
-        ConfigSearch.Mode parsed = switch (mode.trim().toLowerCase(Locale.ROOT)) {
-            case "accurate" -> ConfigSearch.Mode.ACCURATE;
-            case "blur" -> ConfigSearch.Mode.BLUR;
-            default -> throw new InvalidRequestException("search", "must be 'accurate' or 'blur', got '" + mode + "'");
-        };
-        ConfigSearch.Query query = new ConfigSearch.Query(
-                parsed,
-                tenant(ctx),
-                Params.get(ctx, "dataId"),
-                Params.get(ctx, "group"),
-                Params.get(ctx, "appName"),
-                ConfigSearch.splitTags(Params.get(ctx, "config_tags")));
-        int pageNo = number(ctx, "pageNo", 1);
-        int pageSize = number(ctx, "pageSize", DEFAULT_PAGE_SIZE);
-        ConfigSearch.Page page = search.search(query, pageNo, pageSize);
+    static void search(Answer answer, ConfigSearch.Page page) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("totalCount", page.totalCount());
         body.put("pageNumber", page.pageNumber());
@@ -44,12 +23,10 @@ final class ConfigSearchRoutes {
         body.put(
                 "pageItems",
                 page.items().stream().map(ConfigSearchRoutes::configInfo).toList());
-        ctx.json(body);
+        answer.answerJson(body);
     }
 
-    static void detail(Context ctx, ConfigService configs) {
-        ConfigKey key = new ConfigKey(tenant(ctx), Params.get(ctx, "group"), Params.get(ctx, "dataId"));
-        Config config = configs.get(key);
+    static void detail(Answer answer, Config config) {
         if (config == null) {
             throw ConfigRoutes.notFound();
         }
@@ -67,7 +44,7 @@ final class ConfigSearchRoutes {
                 config.tags() == null || config.tags().isBlank()
                         ? null
                         : String.join(",", ConfigSearch.splitTags(config.tags())));
-        ctx.json(m);
+        answer.answerJson(m);
     }
 
     /** Nacos's ConfigInfo: {@code id} is a string (Nacos serialises its long id so); here the create revision. */
@@ -83,22 +60,5 @@ final class ConfigSearchRoutes {
         m.put("appName", c.appName() == null ? "" : c.appName());
         m.put("type", c.type() == null ? "text" : c.type());
         return m;
-    }
-
-    private static String tenant(Context ctx) {
-        String tenant = Params.get(ctx, "tenant");
-        return tenant == null ? "" : tenant;
-    }
-
-    private static int number(Context ctx, String name, int absent) {
-        String value = Params.get(ctx, name);
-        if (value == null || value.isEmpty()) {
-            return absent;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException(name, "'" + value + "' is not a number");
-        }
     }
 }

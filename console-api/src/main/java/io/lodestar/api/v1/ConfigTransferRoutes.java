@@ -1,12 +1,11 @@
 package io.lodestar.api.v1;
 
-import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
-import io.lodestar.api.http.JavalinExchange;
-import io.lodestar.api.http.Params;
+import io.lodestar.api.http.Answer;
+import io.lodestar.api.http.Exchange;
+import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
-import io.lodestar.config.transfer.ImportPolicy;
 import io.lodestar.config.transfer.ImportResult;
 import io.lodestar.error.InvalidRequestException;
 import java.io.IOException;
@@ -14,10 +13,8 @@ import java.io.InputStream;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Export and import on {@code /nacos/v1/cs/configs}, as Nacos 1.4/2.x serve them:
@@ -25,64 +22,37 @@ import java.util.Set;
  * {@code dataId}, {@code appName}, {@code ids}) answers the zip; {@code POST ?import=true}
  * ({@code namespace}, {@code policy}, multipart field {@code file}) answers
  * {@code {"code":200,"message":...,"data":{"succCount","skipCount","failData","skipData"}}}.
- * {@link ConfigRoutes} hands these requests over (Javalin allows one handler per path and method).
+ * {@link ConfigRoutes} hands these requests over (one route per path and method).
  */
 public final class ConfigTransferRoutes {
-    /** The parameter that makes a {@code POST /nacos/v1/cs/configs} an import. */
-    static final String IMPORT = "import";
-
     private static final DateTimeFormatter FILE_DATE = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
     private final ConfigTransfer transfer;
-    private final ArchiveLimits limits;
 
-    public ConfigTransferRoutes(ConfigTransfer transfer, ArchiveLimits limits) {
+    public ConfigTransferRoutes(ConfigTransfer transfer) {
         this.transfer = transfer;
-        this.limits = limits;
     }
 
-    /** Serves the request if it is an export; false otherwise. */
-    public boolean handleGet(Context ctx) {
-        boolean v2 = "true".equals(Params.get(ctx, "exportV2"));
-        if (!v2 && !"true".equals(Params.get(ctx, "export"))) {
-            return false;
-        }
-        ConfigTransfer.ExportQuery query = new ConfigTransfer.ExportQuery(
-                Params.get(ctx, "tenant"),
-                Params.get(ctx, "group"),
-                Params.get(ctx, "dataId"),
-                Params.get(ctx, "appName"),
-                ids(ctx));
-        byte[] zip = transfer.export(query, v2);
+    void export(ConfigOp.Export op, Answer answer) {
+        byte[] zip = transfer.export(op.query(), op.v2());
         String fileName = "nacos_config_export_" + LocalDateTime.now().format(FILE_DATE) + ".zip";
-        ctx.header("Content-Disposition", "attachment;filename=" + fileName);
-        ctx.contentType("application/zip");
-        ctx.result(zip);
-        return true;
+        answer.answerHeader("Content-Disposition", "attachment;filename=" + fileName);
+        answer.answer("application/zip", zip);
     }
 
-    /** Serves the request if it is an import; false otherwise. */
-    public boolean handlePost(Context ctx) {
-        if (!"true".equals(Params.get(ctx, IMPORT))) {
-            return false;
-        }
-        ImportPolicy policy = ImportPolicy.parse(Params.get(ctx, "policy"));
-        String namespace = Params.get(ctx, "namespace");
-        String srcUser = JavalinExchange.of(ctx).caller(); // the author is who logged in, never src_user
-        byte[] zip = upload(ctx);
-        ctx.future(() -> transfer.importArchive(namespace, zip, policy, ctx.ip(), srcUser)
-                .thenAccept(result -> ctx.json(body(result))));
-        return true;
+    void importArchive(ConfigOp.Import op, Answer answer) {
+        byte[] zip = op.archive().get();
+        // the author is who logged in, never src_user
+        answer.answerWhenDone(
+                transfer.importArchive(op.namespace(), zip, op.policy(), answer.remoteAddr(), answer.caller())
+                        .thenApply(result -> Answer.Body.json(200, body(result))));
     }
 
-    private byte[] upload(Context ctx) {
-        String contentType = ctx.contentType();
-        if (contentType == null || !contentType.toLowerCase().startsWith("multipart/form-data")) {
-            throw new InvalidRequestException("file", "the archive must be sent as multipart/form-data field 'file'");
-        }
-        UploadedFile file = ctx.uploadedFile("file");
+    /** The archive uploaded as multipart field {@code file}, refused beyond {@code limits}. */
+    static byte[] upload(Exchange request, ArchiveLimits limits) {
+        UploadedFile file = request.uploadedFile("file");
         if (file == null) {
-            throw new InvalidRequestException("file", "is required (multipart field 'file')");
+            throw new InvalidRequestException("file", "the archive must be sent as multipart/form-data field 'file'");
         }
         if (file.size() > limits.maxArchiveBytes()) {
             throw new InvalidRequestException(
@@ -100,25 +70,6 @@ public final class ConfigTransferRoutes {
         } catch (IOException e) {
             throw new InvalidRequestException("file", "cannot be read: " + e.getMessage());
         }
-    }
-
-    private static Set<Long> ids(Context ctx) {
-        String raw = Params.get(ctx, "ids");
-        Set<Long> ids = new LinkedHashSet<>();
-        if (raw == null || raw.isBlank()) {
-            return ids;
-        }
-        for (String part : raw.split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            try {
-                ids.add(Long.parseLong(part.trim()));
-            } catch (NumberFormatException e) {
-                throw new InvalidRequestException("ids", "'" + part.trim() + "' is not a number");
-            }
-        }
-        return ids;
     }
 
     private static Map<String, Object> body(ImportResult r) {

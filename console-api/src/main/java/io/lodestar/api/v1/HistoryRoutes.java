@@ -1,14 +1,13 @@
 package io.lodestar.api.v1;
 
-import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.lodestar.api.http.JavalinExchange;
-import io.lodestar.api.http.Params;
-import io.lodestar.config.ConfigKey;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.POST;
+
+import io.lodestar.api.http.Answer;
+import io.lodestar.api.http.Routes;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
-import io.lodestar.error.InvalidRequestException;
 import io.lodestar.error.NotFoundException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,75 +18,44 @@ import java.util.Map;
  */
 public final class HistoryRoutes {
     private static final String PATH = "/nacos/v1/cs/history";
-    private static final int MAX_PAGE_SIZE = 500;
 
     private HistoryRoutes() {}
 
-    public static void install(Javalin app, ConfigService configs) {
+    public static void install(Routes routes, ConfigService configs) {
         ConfigHistory history = configs.history();
-        app.get(PATH, ctx -> {
-            ConfigKey key = key(ctx);
-            String nid = Params.get(ctx, "nid");
-            if (nid != null) {
-                answer(ctx, history.get(key, id("nid", nid)));
+        routes.add(GET, PATH, ConfigV1Requests::history, (op, answer) -> {
+            if (op.nid() != null) {
+                answer(answer, history.get(op.key(), op.nid()));
                 return;
             }
-            int pageNo = number(ctx, "pageNo", 1, Integer.MAX_VALUE, 1);
-            int pageSize = number(ctx, "pageSize", 1, MAX_PAGE_SIZE, 100);
-            ConfigHistory.Page page = history.list(key, pageNo, pageSize);
+            ConfigHistory.Page page = history.list(op.key(), op.pageNo(), op.pageSize());
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("totalCount", page.totalCount());
             body.put("pageNumber", page.pageNumber());
             body.put("pagesAvailable", page.pagesAvailable());
             body.put("pageItems", page.items().stream().map(e -> json(e, false)).toList());
-            ctx.json(body);
+            answer.answerJson(body);
         });
-        app.get(PATH + "/previous", ctx -> answer(ctx, history.previous(key(ctx), id("id", Params.get(ctx, "id")))));
-        app.post("/lodestar/v1/cs/history/rollback", ctx -> {
-            long nid = id("nid", Params.get(ctx, "nid"));
-            ConfigKey key = key(ctx);
-            ctx.future(() -> configs.rollback(
-                            key, nid, ctx.ip(), JavalinExchange.of(ctx).caller())
-                    .thenAccept(r -> ctx.result("true")));
-        });
+        routes.add(
+                GET,
+                PATH + "/previous",
+                ConfigV1Requests::previous,
+                (op, answer) -> answer(answer, history.previous(op.key(), op.id())));
+        routes.add(
+                POST,
+                "/lodestar/v1/cs/history/rollback",
+                ConfigV1Requests::rollback,
+                (op, answer) -> answer.answerWhenDone(
+                        "text/plain",
+                        configs.rollback(op.key(), op.nid(), answer.remoteAddr(), answer.caller())
+                                .thenApply(r -> "true")));
     }
 
-    private static void answer(Context ctx, HistoryEntry entry) {
+    private static void answer(Answer answer, HistoryEntry entry) {
         if (entry == null) {
             throw new NotFoundException("history entry", "history entry not found");
         }
-        ctx.json(json(entry, true));
-    }
-
-    private static ConfigKey key(Context ctx) {
-        return new ConfigKey(Params.get(ctx, "tenant"), Params.get(ctx, "group"), Params.get(ctx, "dataId"));
-    }
-
-    private static long id(String name, String value) {
-        if (value == null || value.isBlank()) {
-            throw new InvalidRequestException(name, "is required");
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException(name, "'" + value + "' is not a number");
-        }
-    }
-
-    private static int number(Context ctx, String name, int min, int max, int absent) {
-        String value = Params.get(ctx, name);
-        if (value == null || value.isEmpty()) {
-            return absent;
-        }
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n < min || n > max) {
-                throw new InvalidRequestException(name, "must be between " + min + " and " + max + ", got " + n);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new InvalidRequestException(name, "'" + value + "' is not a number");
-        }
+        answer.answerJson(json(entry, true));
     }
 
     /** Nacos's field names; {@code opType} padded to 10 characters as Nacos's CHAR(10) column is. */

@@ -1,7 +1,7 @@
 package io.lodestar.api.v2;
 
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
+import io.lodestar.api.http.Answer;
+import io.lodestar.api.http.Endpoint;
 import io.lodestar.api.http.ErrorMapping;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,46 +9,44 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The Nacos v2 answer shape, {@code {"code","message","data"}}, shared by the v2 routes: success,
- * and every error as {@link ErrorMapping}'s table answers it in v2.
+ * and every error (bad input, a refused check, a failed write) as {@link ErrorMapping}'s table
+ * answers it in v2.
  */
 final class V2Answers {
     static final int SUCCESS = 0;
 
     private V2Answers() {}
 
-    /** Wraps a handler so that whatever it throws is answered in the v2 form. */
-    static Handler v2(Handler handler) {
-        return ctx -> {
+    /** Wraps an endpoint (parse, check, handle) so that whatever it throws is answered in the v2 form. */
+    static Endpoint v2(Endpoint endpoint) {
+        return exchange -> {
             try {
-                handler.handle(ctx);
+                endpoint.handle(exchange);
             } catch (Exception e) {
-                error(ctx, e);
+                exchange.answer(error(e, exchange.operation()));
             }
         };
     }
 
     /** Answers {@code outcome}'s value as success data, or its failure as a v2 error. */
-    static void answer(Context ctx, CompletableFuture<?> outcome) {
-        ctx.future(() -> outcome.handle((data, error) -> {
-            if (error != null) {
-                error(ctx, error);
-            } else {
-                result(ctx, 200, SUCCESS, "success", data);
-            }
-            return null;
-        }));
+    static void answer(Answer answer, CompletableFuture<?> outcome, String request) {
+        answer.answerWhenDone(outcome.handle((data, e) -> e != null ? error(e, request) : success(data)));
     }
 
-    static void error(Context ctx, Throwable e) {
-        ErrorMapping.V2 m = ErrorMapping.v2(e, ctx);
-        result(ctx, m.status(), m.code(), m.message(), m.data());
+    static Answer.Body success(Object data) {
+        return result(200, SUCCESS, "success", data);
     }
 
-    static void result(Context ctx, int status, int code, String message, Object data) {
+    private static Answer.Body error(Throwable e, String request) {
+        ErrorMapping.V2 m = ErrorMapping.v2(e, request);
+        return result(m.status(), m.code(), m.message(), m.data());
+    }
+
+    private static Answer.Body result(int status, int code, String message, Object data) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("code", code);
         body.put("message", message);
         body.put("data", data);
-        ctx.status(status).json(body);
+        return Answer.Body.json(status, body);
     }
 }

@@ -242,7 +242,8 @@ class AuthorizationTest {
             "\"principal\":\"audited\",\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"POST /nacos/v1/cs/configs\",\"resources\":[\"team-a:G:config/audited\"],\"outcome\":200",
             "\"operation\":\"POST /nacos/v2/cs/config\",\"resources\":[\"team-a:G:config/audited-v2\"],\"outcome\":200",
             "\"principal\":\"audited\",\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"DELETE /nacos/v1/cs/configs\",\"resources\":[\"public:G:config/audited\"],\"outcome\":403",
-            "\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"GET /nacos/v1/cs/configs\",\"resources\":[\"public:G:config/audited\"],\"outcome\":403",
+            // refused before it was read: a request without a token names nothing yet
+            "\"source\":\"127.0.0.1\",\"entryPoint\":\"http\",\"operation\":\"GET /nacos/v1/cs/configs\",\"resources\":[],\"outcome\":403",
         };
         io.lodestar.kv.testing.Await.until(
                 "the audit lines",

@@ -3,6 +3,8 @@ package io.lodestar.api.auth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.lodestar.api.request.Names;
+import io.lodestar.api.request.Resource;
 import io.lodestar.error.InvalidRequestException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,21 +36,23 @@ class ResourcesTest {
     void aPatternMatchesWithinEachPart(
             String pattern, String kind, String ns, String group, String name, boolean expected) {
         Resources.checkPattern(pattern);
-        Resources.Resource r =
-                kind.equals("config") ? Resources.config(ns, group, name) : Resources.naming(ns, group, name);
+        Resource r = kind.equals("config")
+                ? Resource.configs(ns, group, name)
+                : new Resource(
+                        "naming", Names.canonical(ns), group.isEmpty() ? "*" : group, name.isEmpty() ? "*" : name);
         assertEquals(expected, Resources.matches(pattern, r));
     }
 
     @ParameterizedTest
     @CsvSource({"cluster, true", "*, false", "team-a, false"})
     void clusterAdministrationIsMatchedByItsOwnPatternOnly(String pattern, boolean expected) {
-        assertEquals(expected, Resources.matches(pattern, Resources.cluster()));
+        assertEquals(expected, Resources.matches(pattern, Resource.cluster()));
     }
 
     @ParameterizedTest
     @CsvSource({"transfer:team-a, true", "transfer:*, true", "team-a, false", "*, false", "transfer:team-b, false"})
     void importAndExportAreMatchedByTransferPatternsOnly(String pattern, boolean expected) {
-        assertEquals(expected, Resources.matches(pattern, Resources.transfer("team-a")));
+        assertEquals(expected, Resources.matches(pattern, Resource.transfer("team-a")));
     }
 
     @ParameterizedTest

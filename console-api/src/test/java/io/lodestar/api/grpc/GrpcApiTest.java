@@ -257,10 +257,12 @@ class GrpcApiTest {
                     Duration.ofSeconds(3),
                     "listed and healthy past its timeouts without a beat: the connection is its lease",
                     () -> healthyHosts("leased") == 1);
-            bystander.request(
-                    "InstanceRequest",
-                    "{\"serviceName\":\"leased\",\"type\":\"deregisterInstance\",\"instance\":" + instance + "}");
-            assertEquals(0, hosts("leased"), "removed by another client");
+            // the registry loses it: the admin removes it behind the connection's back
+            assertEquals(
+                    200,
+                    http("DELETE", "/lodestar/v1/ns/instance?serviceName=leased&ip=127.0.0.93&port=93")
+                            .statusCode());
+            assertEquals(0, hosts("leased"), "removed by the admin");
             Await.until(
                     Duration.ofSeconds(15),
                     "registered again for the connection that still holds it",
@@ -308,12 +310,42 @@ class GrpcApiTest {
     }
 
     private java.net.http.HttpResponse<String> httpGet(String pathAndQuery) throws Exception {
+        return http("GET", pathAndQuery);
+    }
+
+    private java.net.http.HttpResponse<String> http(String method, String pathAndQuery) throws Exception {
         return java.net.http.HttpClient.newHttpClient()
                 .send(
                         java.net.http.HttpRequest.newBuilder(
                                         java.net.URI.create("http://127.0.0.1:" + httpPort + pathAndQuery))
+                                .method(method, java.net.http.HttpRequest.BodyPublishers.noBody())
                                 .build(),
                         java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aConnectionsInstanceIsItsOwnToRelease() throws Exception {
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5));
+            String instance = "{\"ip\":\"127.0.0.95\",\"port\":95}";
+            c.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"owned\",\"type\":\"registerInstance\",\"instance\":" + instance + "}");
+            assertEquals(1, hosts("owned"));
+            RawGrpcClient.Message other = bystander.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"owned\",\"type\":\"deregisterInstance\",\"instance\":" + instance + "}");
+            assertEquals(0, other.body().path("errorCode").asInt(), other.toString());
+            assertEquals(1, hosts("owned"), "another connection's deregistration releases nothing of this one's");
+            var overHttp = http("DELETE", "/nacos/v1/ns/instance?serviceName=owned&ip=127.0.0.95&port=95");
+            assertEquals(400, overHttp.statusCode(), overHttp.body());
+            assertTrue(overHttp.body().contains("held by a gRPC client's connection"), overHttp.body());
+            assertEquals(1, hosts("owned"), "the HTTP API cannot remove a connection's instance");
+            c.request(
+                    "InstanceRequest",
+                    "{\"serviceName\":\"owned\",\"type\":\"deregisterInstance\",\"instance\":" + instance + "}");
+            assertEquals(0, hosts("owned"), "its own connection releases it");
+        }
     }
 
     private int healthyHosts(String service) {

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * A gRPC client that sends exactly the payloads a test gives it, as nacos-client would frame them:
  * for the requests no well-behaved client sends. One connection (HTTP/2 channel) per instance.
  */
-final class RawGrpcClient implements AutoCloseable {
+public final class RawGrpcClient implements AutoCloseable {
     private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
             ProtoUtils.marshaller(Payload.getDefaultInstance());
     static final MethodDescriptor<Payload, Payload> UNARY = MethodDescriptor.<Payload, Payload>newBuilder()
@@ -41,7 +41,7 @@ final class RawGrpcClient implements AutoCloseable {
             .build();
 
     /** A message as received: its type and its JSON body. */
-    record Message(String type, JsonNode body) {}
+    public record Message(String type, JsonNode body) {}
 
     private final ManagedChannel channel;
     private StreamObserver<Payload> toServer;
@@ -50,14 +50,14 @@ final class RawGrpcClient implements AutoCloseable {
 
     final BlockingQueue<String> streamEnd = new LinkedBlockingQueue<>();
 
-    RawGrpcClient(int port) {
+    public RawGrpcClient(int port) {
         channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
                 .usePlaintext()
                 .maxInboundMessageSize(64 << 20)
                 .build();
     }
 
-    static Payload payload(String type, String json, Map<String, String> headers) {
+    public static Payload payload(String type, String json, Map<String, String> headers) {
         return Payload.newBuilder()
                 .setMetadata(Metadata.newBuilder()
                         .setType(type)
@@ -72,13 +72,13 @@ final class RawGrpcClient implements AutoCloseable {
         return request(payload(type, json, Map.of()));
     }
 
-    Message request(Payload p) {
+    public Message request(Payload p) {
         return read(ClientCalls.blockingUnaryCall(
                 channel, UNARY, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), p));
     }
 
     /** Opens the bi-stream and sends {@code ConnectionSetupRequest} on it, negotiating abilities. */
-    RawGrpcClient setUp() {
+    public RawGrpcClient setUp() {
         openStream();
         toServer.onNext(payload(
                 "ConnectionSetupRequest",
@@ -116,7 +116,7 @@ final class RawGrpcClient implements AutoCloseable {
     }
 
     /** The next pushed message of {@code type}, waiting up to {@code seconds}; null if none came. */
-    Message awaitPushed(String type, long seconds) throws InterruptedException {
+    public Message awaitPushed(String type, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             Message m = pushed.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);

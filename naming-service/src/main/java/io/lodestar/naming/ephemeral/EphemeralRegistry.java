@@ -126,6 +126,16 @@ public final class EphemeralRegistry {
         return Optional.ofNullable(found[0]);
     }
 
+    /** The member that holds the instance at {@code address} for a connection; empty when none does or it is unknown. */
+    public Optional<String> holder(ServiceKey service, InstanceAddress address) {
+        String[] found = {null};
+        services.computeIfPresent(service, (key, e) -> {
+            found[0] = e.holderLocked(address);
+            return e;
+        });
+        return Optional.ofNullable(found[0]);
+    }
+
     /** The instances {@code member} holds, by service: a pass over every service, each read under its lock. */
     public Map<ServiceKey, Set<InstanceAddress>> heldBy(String member) {
         Map<ServiceKey, Set<InstanceAddress>> out = new HashMap<>();

@@ -43,9 +43,13 @@ public sealed interface Mutation {
     /**
      * Removes the instance at the address; if {@code ifHeldBy} is not null, only while that member
      * holds it (a member letting go of an instance must not remove it once its client registered
-     * it again through another member).
+     * it again through another member), or, when it is {@link #UNHELD}, only while no member holds
+     * it (a deregistration over HTTP removes an instance kept by beats, never a connection's).
      */
     record Deregister(InstanceAddress address, String ifHeldBy) implements Mutation {
+        /** {@code ifHeldBy} for "only while no connection holds it"; no member's address is empty. */
+        public static final String UNHELD = "";
+
         /** Removes the instance whoever holds it. */
         public Deregister(InstanceAddress address) {
             this(address, null);

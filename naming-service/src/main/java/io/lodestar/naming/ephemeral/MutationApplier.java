@@ -90,7 +90,8 @@ final class MutationApplier {
         if (slot == null) {
             return Outcome.NOT_FOUND;
         }
-        if (ifHeldBy != null && !ifHeldBy.equals(slot.holder)) {
+        String holder = slot.holder == null ? Mutation.Deregister.UNHELD : slot.holder;
+        if (ifHeldBy != null && !ifHeldBy.equals(holder)) {
             return Outcome.UNCHANGED;
         }
         e.instances.remove(address);

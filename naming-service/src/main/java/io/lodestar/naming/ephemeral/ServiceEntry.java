@@ -75,6 +75,12 @@ final class ServiceEntry {
         return slot == null ? null : slot.instance;
     }
 
+    /** The member holding the instance at {@code address} for a connection, or null; only under this entry's lock. */
+    String holderLocked(InstanceAddress address) {
+        Slot slot = instances.get(address);
+        return slot == null ? null : slot.holder;
+    }
+
     /** The addresses of the instances {@code member} holds; only while the registry holds this entry's lock. */
     List<InstanceAddress> heldByLocked(String member) {
         List<InstanceAddress> out = new ArrayList<>();

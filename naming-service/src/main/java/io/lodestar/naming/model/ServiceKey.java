@@ -16,7 +16,10 @@ public record ServiceKey(String namespace, String group, String service) {
     public static final String GROUP_SEPARATOR = "@@";
 
     public ServiceKey {
-        namespace = namespace == null || namespace.isBlank() ? DEFAULT_NAMESPACE : namespace;
+        // "", "public" in any case and no namespace at all are the public namespace, as for configs
+        namespace = namespace == null || namespace.isBlank() || namespace.equalsIgnoreCase(DEFAULT_NAMESPACE)
+                ? DEFAULT_NAMESPACE
+                : namespace;
         group = group == null || group.isBlank() ? DEFAULT_GROUP : group;
         NamingValidation.checkNamespace(namespace);
         NamingValidation.checkGroup(group);

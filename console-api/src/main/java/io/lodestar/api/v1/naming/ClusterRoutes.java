@@ -1,14 +1,15 @@
 package io.lodestar.api.v1.naming;
 
+import static io.javalin.http.HandlerType.PUT;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.javalin.Javalin;
-import io.lodestar.api.http.Params;
+import io.lodestar.api.http.Routes;
+import io.lodestar.api.request.NamingFields;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
-import io.lodestar.naming.model.ServiceKey;
 import java.util.Locale;
 
 /**
@@ -23,26 +24,21 @@ public final class ClusterRoutes {
 
     private ClusterRoutes() {}
 
-    public static void install(Javalin app, NamingService naming) {
-        app.put(PATH, ctx -> {
-            Params q = Params.of(ctx);
-            ServiceKey service = NamingParams.service(q);
-            String cluster = NamingParams.required(q, "clusterName");
-            if (!NamingParams.metadata(q).isEmpty()) {
-                throw new InvalidRequestException("metadata", "cluster metadata is not supported");
-            }
-            HealthCheckSettings settings = settings(
-                    NamingParams.required(q, "healthChecker"),
-                    NamingParams.integer(q, "checkPort", HealthCheckSettings.DEFAULT.checkPort(), 0, 65535),
-                    NamingParams.bool(q, "useInstancePort4Check", true));
-            ctx.future(() -> naming.updateCluster(service, cluster, settings).thenAccept(v -> ctx.result("ok")));
-        });
+    public static void install(Routes routes, NamingService naming) {
+        routes.add(
+                PUT,
+                PATH,
+                NamingV1Requests::cluster,
+                (op, answer) -> answer.answerWhenDone(
+                        "text/plain",
+                        naming.updateCluster(op.service(), op.cluster(), op.settings())
+                                .thenApply(v -> "ok")));
     }
 
     static HealthCheckSettings settings(String json, int checkPort, boolean useInstancePort) {
         JsonNode node;
         try {
-            node = NamingParams.JSON.readTree(json);
+            node = NamingFields.JSON.readTree(json);
         } catch (JacksonException e) {
             throw new InvalidRequestException("healthChecker", "not valid JSON: " + e.getOriginalMessage());
         }
@@ -56,7 +52,7 @@ public final class ClusterRoutes {
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException(
                     "healthChecker",
-                    "type '" + NamingParams.shorten(node.get("type").asText())
+                    "type '" + NamingFields.shorten(node.get("type").asText())
                             + "' is not supported (NONE, TCP or HTTP)");
         }
         JsonNode headers = node.get("headers");

@@ -1,30 +1,28 @@
 package io.lodestar.api.v1.naming;
 
-import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.lodestar.api.http.Exchange;
-import io.lodestar.api.http.FastPaths;
-import io.lodestar.api.http.JavalinExchange;
-import io.lodestar.api.http.Params;
+import static io.javalin.http.HandlerType.DELETE;
+import static io.javalin.http.HandlerType.GET;
+import static io.javalin.http.HandlerType.PATCH;
+import static io.javalin.http.HandlerType.POST;
+import static io.javalin.http.HandlerType.PUT;
+
+import io.lodestar.api.http.Answer;
+import io.lodestar.api.http.Routes;
+import io.lodestar.api.request.NamingOp;
 import io.lodestar.api.udp.UdpPusher;
-import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.health.PersistentHealthChecks;
-import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
-import io.lodestar.naming.model.InstancePatch;
-import io.lodestar.naming.model.NamingValidation;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code /nacos/v1/ns/instance}: register, deregister, update, patch and read one instance; the
@@ -36,6 +34,8 @@ public final class InstanceRoutes {
     private static final String PATH = BASE + "/instance";
     private static final String LIST = PATH + "/list";
     private static final String BEAT = PATH + "/beat";
+    /** The admin's removal of any instance, a connection's included (Lodestar's own). */
+    private static final String REMOVE_ANY = "/lodestar/v1/ns/instance";
     /** Nacos's NamingResponseCode: the beat was taken / the instance is unknown, register again. */
     static final int CODE_OK = 10200;
 
@@ -59,73 +59,59 @@ public final class InstanceRoutes {
         this.lists = new ListAnswers(naming);
     }
 
-    public void install(Javalin app) {
-        app.post(PATH, JavalinExchange.handler(this::register));
-        app.delete(PATH, this::deregister);
-        app.put(PATH, this::update);
-        app.patch(PATH, this::patch);
-        app.get(PATH, this::detail);
-        app.get(LIST, JavalinExchange.handler(this::list));
-        app.put(BEAT, JavalinExchange.handler(this::beat));
-    }
-
-    /** The common requests of the 1.x client (list, beat, register), also taken in front of Javalin. */
-    public void addFastPaths(FastPaths fast) {
-        fast.add("GET", LIST, this::list).add("PUT", BEAT, this::beat).add("POST", PATH, this::register);
+    public void install(Routes routes) {
+        routes.add(POST, PATH, NamingV1Requests::register, this::register)
+                .add(DELETE, PATH, NamingV1Requests::deregister, this::deregister)
+                .add(PUT, PATH, NamingV1Requests::register, this::update)
+                .add(PATCH, PATH, NamingV1Requests::patch, this::patch)
+                .add(GET, PATH, NamingV1Requests::instance, this::detail)
+                .add(GET, LIST, NamingV1Requests::list, this::list)
+                .add(PUT, BEAT, NamingV1Requests::beat, this::beat)
+                .add(DELETE, REMOVE_ANY, NamingV1Requests::deregister, this::removeAny)
+                // the common requests of the 1.x client, also taken in front of Javalin
+                .fast(GET, LIST, exchange -> true, NamingV1Requests::list, this::list)
+                .fast(PUT, BEAT, exchange -> true, NamingV1Requests::beat, this::beat)
+                .fast(POST, PATH, exchange -> true, NamingV1Requests::register, this::register);
     }
 
     /** Answered at once for an ephemeral instance on its owner, once durable for a persistent one. */
-    private void register(Exchange exchange) {
-        ServiceKey service = NamingParams.service(exchange.params());
-        Instance instance = NamingParams.instance(exchange.params());
-        exchange.answerWhenDone(TEXT, naming.register(service, instance).thenApply(v -> "ok"));
+    private void register(NamingOp.Register op, Answer answer) {
+        answer.answerWhenDone(TEXT, naming.register(op.service(), op.instance()).thenApply(v -> "ok"));
     }
 
-    private void deregister(Context ctx) {
-        Params q = Params.of(ctx);
-        ServiceKey service = NamingParams.service(q);
-        String ip = NamingParams.required(q, "ip");
-        int port = NamingParams.port(q);
-        String cluster = NamingParams.cluster(q);
-        boolean ephemeral = NamingParams.bool(q, "ephemeral", true);
-        ctx.future(
-                () -> naming.deregister(service, cluster, ip, port, ephemeral).thenAccept(v -> ctx.result("ok")));
+    private void deregister(NamingOp.Deregister op, Answer answer) {
+        InstanceAddress a = op.address();
+        answer.answerWhenDone(
+                TEXT,
+                naming.deregister(op.service(), a.cluster(), a.ip(), a.port(), op.ephemeral())
+                        .thenApply(v -> "ok"));
+    }
+
+    private void removeAny(NamingOp.Deregister op, Answer answer) {
+        answer.answerWhenDone(TEXT, naming.removeAny(op.service(), op.address()).thenApply(v -> "ok"));
     }
 
     /** Nacos 2.x's update: weight and enabled replaced, metadata merged into the old. */
-    private void update(Context ctx) {
-        Params q = Params.of(ctx);
-        ServiceKey service = NamingParams.service(q);
-        Instance instance = NamingParams.instance(q);
-        ctx.future(() -> naming.update(service, instance).thenAccept(v -> ctx.result("ok")));
+    private void update(NamingOp.Register op, Answer answer) {
+        answer.answerWhenDone(TEXT, naming.update(op.service(), op.instance()).thenApply(v -> "ok"));
     }
 
     /** Only the given fields change; metadata, when given, replaces the old whole. */
-    private void patch(Context ctx) {
-        Params q = Params.of(ctx);
-        ServiceKey service = NamingParams.service(q);
-        String ip = NamingParams.required(q, "ip");
-        int port = NamingParams.port(q);
-        String cluster = NamingParams.cluster(q);
-        if (q.get("healthy") != null) {
-            // Nacos 1.4 lets PATCH set health; here heartbeats or probes own it, and a manual
-            // change goes through the one route that checks who owns it
-            throw new InvalidRequestException("healthy", "cannot be patched; use PUT " + BASE + "/health/instance");
-        }
-        InstancePatch patch = new InstancePatch(
-                NamingParams.optionalNumber(q, "weight"), NamingParams.enabled(q), NamingParams.optionalMetadata(q));
-        ctx.future(() -> naming.patch(service, cluster, ip, port, patch).thenAccept(v -> ctx.result("ok")));
+    private void patch(NamingOp.Patch op, Answer answer) {
+        InstanceAddress a = op.address();
+        answer.answerWhenDone(
+                TEXT,
+                naming.patch(op.service(), a.cluster(), a.ip(), a.port(), op.patch())
+                        .thenApply(v -> "ok"));
     }
 
-    private void detail(Context ctx) {
-        Params q = Params.of(ctx);
-        ServiceKey service = NamingParams.service(q);
-        String ip = NamingParams.required(q, "ip");
-        int port = NamingParams.port(q);
-        String cluster = NamingParams.cluster(q);
-        Instance instance = naming.instance(service, cluster, ip, port)
-                .orElseThrow(() -> new InstanceNotFoundException(service, new InstanceAddress(cluster, ip, port)));
-        ctx.json(NamingJson.detail(service, instance, instance.ephemeral() ? null : notProbed(service, instance)));
+    private void detail(NamingOp.InstanceQuery op, Answer answer) {
+        ServiceKey service = op.service();
+        InstanceAddress a = op.address();
+        Instance instance = naming.instance(service, a.cluster(), a.ip(), a.port())
+                .orElseThrow(() -> new InstanceNotFoundException(service, a));
+        answer.answerJson(
+                NamingJson.detail(service, instance, instance.ephemeral() ? null : notProbed(service, instance)));
     }
 
     private Optional<String> notProbed(ServiceKey service, Instance instance) {
@@ -138,26 +124,12 @@ public final class InstanceRoutes {
         return health.notProbedBecause(service, instance, checker);
     }
 
-    private void list(Exchange exchange) {
-        exchange.answer(JSON, listJson(exchange.params(), exchange.remoteAddr()));
-    }
-
-    private byte[] listJson(Params q, String remoteAddr) {
-        ServiceKey service = NamingParams.service(q);
-        String clusters = q.get("clusters");
-        clusters = clusters == null ? "" : clusters;
-        Set<String> filter = NamingParams.clusterSet(clusters);
-        for (String c : filter) {
-            NamingValidation.checkCluster("clusters", c);
-        }
-        boolean healthyOnly = NamingParams.bool(q, "healthyOnly", false);
-        int udpPort = NamingParams.integer(q, "udpPort", 0, 0, NamingValidation.MAX_PORT);
-        // clientIP and app are informative only (see subscribe)
-        if (udpPort > 0 && udp != null) {
+    private void list(NamingOp.ListQuery op, Answer answer) {
+        if (op.udpPort() > 0 && udp != null) {
             // subscribe before reading, so a change made meanwhile is pushed rather than missed
-            subscribe(remoteAddr, service, clusters, udpPort);
+            subscribe(answer.remoteAddr(), op.service(), op.clusters(), op.udpPort());
         }
-        return lists.json(service, clusters, filter, healthyOnly);
+        answer.answer(JSON, lists.json(op.service(), op.clusters(), op.clusterFilter(), op.healthyOnly()));
     }
 
     /**
@@ -192,40 +164,16 @@ public final class InstanceRoutes {
     }
 
     /**
-     * A heartbeat. The address comes from the query ({@code ip}, {@code port}, {@code clusterName})
-     * or, where absent, from the full beat ({@code beat}, the 1.x client's BeatInfo JSON; absent for
-     * light beats); a full beat that names another address or service is refused. An unknown
+     * A heartbeat; a full beat that names another address or service is refused. An unknown
      * instance without a full beat answers code 20404 with HTTP 200, as Nacos does: the 1.x client
      * then registers it again.
      */
-    private void beat(Exchange exchange) {
-        exchange.answer(JSON, beatAnswer(exchange.params()).getBytes(StandardCharsets.US_ASCII));
+    private void beat(NamingOp.Beat op, Answer answer) {
+        answer.answer(JSON, beatAnswer(op).getBytes(StandardCharsets.US_ASCII));
     }
 
-    private String beatAnswer(Params q) {
-        ServiceKey service = NamingParams.service(q);
-        String ip = q.get("ip");
-        ip = ip == null || ip.isBlank() ? null : ip;
-        String portParam = q.get("port");
-        Integer port = portParam == null || portParam.isBlank() ? null : NamingParams.port("port", portParam);
-        String raw = q.get("beat");
-        Optional<BeatInfo> beat =
-                raw == null || raw.isBlank() ? Optional.empty() : Optional.of(NamingParams.beat(raw, ip, port));
-        if (beat.isPresent()) {
-            ip = ip != null ? ip : beat.get().ip();
-            port = port != null ? port : beat.get().port();
-        }
-        if (ip == null) {
-            throw new InvalidRequestException("ip", "is required");
-        }
-        if (port == null) {
-            throw new InvalidRequestException("port", "is required");
-        }
-        String cluster = q.get("clusterName");
-        if ((cluster == null || cluster.isBlank()) && beat.isPresent()) {
-            cluster = beat.get().cluster();
-        }
-        BeatResult result = naming.beat(service, cluster, ip, port, beat);
+    private String beatAnswer(NamingOp.Beat op) {
+        BeatResult result = naming.beat(op.service(), op.cluster(), op.ip(), op.port(), op.beat());
         // numbers and a boolean only: written by hand, the answer a client gets most often costs no
         // serializer (Jackson took a fifth of a beat's time)
         if (result.status() == BeatResult.Status.UNKNOWN) {

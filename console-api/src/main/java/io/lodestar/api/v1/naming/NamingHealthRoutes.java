@@ -1,10 +1,10 @@
 package io.lodestar.api.v1.naming;
 
-import io.javalin.Javalin;
-import io.lodestar.api.http.Params;
-import io.lodestar.error.InvalidRequestException;
+import static io.javalin.http.HandlerType.PUT;
+
+import io.lodestar.api.http.Routes;
 import io.lodestar.naming.NamingService;
-import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.model.InstanceAddress;
 
 /**
  * {@code PUT /nacos/v1/ns/health/instance}: sets a persistent instance's health by hand, allowed
@@ -16,23 +16,13 @@ public final class NamingHealthRoutes {
 
     private NamingHealthRoutes() {}
 
-    public static void install(Javalin app, NamingService naming) {
-        app.put(PATH, ctx -> {
-            Params q = Params.of(ctx);
-            ServiceKey service = NamingParams.service(q);
-            String ip = NamingParams.required(q, "ip");
-            int port = NamingParams.port(q);
-            String cluster = NamingParams.cluster(q);
-            // Nacos 1.x's older name for the flag is 'valid'
-            Boolean healthy = NamingParams.optionalBool(q, "healthy");
-            if (healthy == null) {
-                healthy = NamingParams.optionalBool(q, "valid");
-            }
-            if (healthy == null) {
-                throw new InvalidRequestException("healthy", "is required (true or false)");
-            }
-            boolean flag = healthy;
-            ctx.future(() -> naming.setHealth(service, cluster, ip, port, flag).thenAccept(v -> ctx.result("ok")));
+    public static void install(Routes routes, NamingService naming) {
+        routes.add(PUT, PATH, NamingV1Requests::health, (op, answer) -> {
+            InstanceAddress a = op.address();
+            answer.answerWhenDone(
+                    "text/plain",
+                    naming.setHealth(op.service(), a.cluster(), a.ip(), a.port(), op.healthy())
+                            .thenApply(v -> "ok"));
         });
     }
 }

@@ -1,6 +1,7 @@
 package io.lodestar.api.v1.naming;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.lodestar.api.request.NamingFields;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.HeartbeatSettings;
@@ -53,7 +54,7 @@ public final class NamingJson {
     /** {@link #list} as a JSON string: what a UDP push carries. */
     public static String listJson(ServiceView view, String clusters) {
         try {
-            return NamingParams.JSON.writeValueAsString(list(view, clusters));
+            return NamingFields.JSON.writeValueAsString(list(view, clusters));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write an instance list", e);
         }

@@ -3,6 +3,7 @@ package io.lodestar.api.v1.naming;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
+import io.lodestar.api.request.NamingFields;
 import io.lodestar.api.udp.PushStats;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
@@ -43,10 +44,10 @@ public final class OperatorRoutes {
         app.get(PATH + "/switches", ctx -> ctx.json(switches(udp)));
         app.put(PATH + "/switches", ctx -> {
             Params q = Params.of(ctx);
-            String entry = NamingParams.required(q, "entry");
+            String entry = NamingFields.required(q, "entry");
             throw new InvalidRequestException(
                     "entry",
-                    "switch '" + NamingParams.shorten(entry)
+                    "switch '" + NamingFields.shorten(entry)
                             + "' cannot be changed: Lodestar's switches are read-only (GET " + PATH
                             + "/switches shows them)");
         });
@@ -85,7 +86,7 @@ public final class OperatorRoutes {
      */
     private static void servers(Context ctx, KvStore store) {
         Params q = Params.of(ctx);
-        boolean healthyOnly = NamingParams.bool(q, "healthy", false);
+        boolean healthyOnly = NamingFields.bool(q, "healthy", false);
         ClusterView view = store.cluster();
         List<Map<String, Object>> servers = new ArrayList<>();
         for (ClusterView.Member m : view.members()) {

@@ -1,4 +1,4 @@
-package io.lodestar.api.v1.naming;
+package io.lodestar.api.request;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,16 +10,16 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class NamingParamsTest {
+class NamingFieldsTest {
 
     @Test
     void metadataIsAJsonObjectOrNacosKeyValuePairs() {
         assertEquals(
                 Map.of("a", "b", "n", "1", "t", "true"),
-                NamingParams.metadata("metadata", "{\"a\":\"b\",\"n\":1,\"t\":true,\"gone\":null}"));
-        assertEquals(Map.of("a", "b", "c", "d"), NamingParams.metadata("metadata", "a=b,c=d"));
-        assertEquals(Map.of(), NamingParams.metadata("metadata", " "));
-        assertEquals(Map.of(), NamingParams.metadata("metadata", null));
+                NamingFields.metadata("metadata", "{\"a\":\"b\",\"n\":1,\"t\":true,\"gone\":null}"));
+        assertEquals(Map.of("a", "b", "c", "d"), NamingFields.metadata("metadata", "a=b,c=d"));
+        assertEquals(Map.of(), NamingFields.metadata("metadata", " "));
+        assertEquals(Map.of(), NamingFields.metadata("metadata", null));
     }
 
     @Test
@@ -37,20 +37,20 @@ class NamingParamsTest {
                 "a=b=c",
                 "a=b,,c=d")) {
             InvalidRequestException e =
-                    assertThrows(InvalidRequestException.class, () -> NamingParams.metadata("metadata", bad), bad);
+                    assertThrows(InvalidRequestException.class, () -> NamingFields.metadata("metadata", bad), bad);
             assertEquals("metadata", e.field(), bad);
         }
     }
 
     @Test
     void aBeatIsTheClientsBeatInfo() {
-        BeatInfo b = NamingParams.beat(
+        BeatInfo b = NamingFields.beat(
                 "{\"cluster\":\"c1\",\"ip\":\"127.0.0.1\",\"metadata\":{\"k\":\"v\"},\"period\":5000,"
                         + "\"port\":8080,\"scheduled\":false,\"serviceName\":\"G@@s\",\"stopped\":false,\"weight\":2.5}",
                 null,
                 null);
         assertEquals(new BeatInfo("127.0.0.1", 8080, 2.5, "c1", Map.of("k", "v"), "G@@s"), b);
-        BeatInfo partial = NamingParams.beat("{\"serviceName\":\"s\"}", "127.0.0.2", 81);
+        BeatInfo partial = NamingFields.beat("{\"serviceName\":\"s\"}", "127.0.0.2", 81);
         assertEquals("127.0.0.2", partial.ip());
         assertEquals(81, partial.port());
         assertEquals(1.0, partial.weight(), "a missing weight is 1, not 0");
@@ -68,17 +68,17 @@ class NamingParamsTest {
                 "{\"ip\":\"1.2.3.4\",\"port\":1,\"metadata\":[1]}",
                 "{\"ip\":\"1.2.3.4\",\"port\":1.5}")) {
             InvalidRequestException e =
-                    assertThrows(InvalidRequestException.class, () -> NamingParams.beat(bad, null, null), bad);
+                    assertThrows(InvalidRequestException.class, () -> NamingFields.beat(bad, null, null), bad);
             assertEquals("beat", e.field(), bad + ": " + e.getMessage());
         }
         InvalidRequestException noIp =
-                assertThrows(InvalidRequestException.class, () -> NamingParams.beat("{\"port\":1}", null, null));
+                assertThrows(InvalidRequestException.class, () -> NamingFields.beat("{\"port\":1}", null, null));
         assertEquals("ip", noIp.field());
     }
 
     @Test
     void clusterFiltersKeepTheirOrderAndSkipBlanks() {
-        assertEquals(List.of("b", "a"), List.copyOf(NamingParams.clusterSet("b, a,,b")));
-        assertTrue(NamingParams.clusterSet("").isEmpty());
+        assertEquals(List.of("b", "a"), List.copyOf(NamingFields.clusterSet("b, a,,b")));
+        assertTrue(NamingFields.clusterSet("").isEmpty());
     }
 }

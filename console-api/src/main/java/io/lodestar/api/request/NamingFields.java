@@ -1,15 +1,13 @@
-package io.lodestar.api.v1.naming;
+package io.lodestar.api.request;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lodestar.api.http.Params;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.NamingValidation;
-import io.lodestar.naming.model.ServiceKey;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,25 +16,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the naming API's parameters as Nacos names them (form body, else query string), turning
- * every malformed value into an {@link InvalidRequestException} on that parameter, so a bad request
- * is a 400 that says which parameter is wrong and nothing is written.
+ * Reads the naming fields of a request, in every protocol: an instance, its metadata, numbers and
+ * flags. Every malformed value becomes an {@link InvalidRequestException} on that field, so a bad
+ * request is a 400 that says which field is wrong and nothing is written. The same rules hold for
+ * HTTP parameters (text) and gRPC bodies (JSON, whose numbers and booleans are read as their text).
  *
  * <p>Stricter than Nacos where Nacos would fail later with a 500 or silently read garbage: numbers
  * must parse, booleans are {@code true} or {@code false} (any case), metadata is a JSON object or
  * Nacos's {@code k=v,k2=v2} form.
  */
-public final class NamingParams {
-    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+public final class NamingFields {
+    public static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private NamingParams() {}
+    private NamingFields() {}
 
-    /** The service from {@code namespaceId}, {@code groupName} and {@code serviceName} (which may carry {@code GROUP@@}). */
-    public static ServiceKey service(Params q) {
-        return ServiceKey.of(q.get("namespaceId"), q.get("groupName"), q.get("serviceName"));
-    }
-
-    public static String required(Params q, String name) {
+    public static String required(Fields q, String name) {
         String value = q.get(name);
         if (value == null || value.isBlank()) {
             throw new InvalidRequestException(name, "is required");
@@ -45,7 +39,7 @@ public final class NamingParams {
     }
 
     /** {@code clusterName}, else Nacos's older {@code cluster}, else {@value Instance#DEFAULT_CLUSTER}. */
-    public static String cluster(Params q) {
+    public static String cluster(Fields q) {
         String cluster = q.get("clusterName");
         if (cluster == null || cluster.isBlank()) {
             cluster = q.get("cluster");
@@ -53,18 +47,18 @@ public final class NamingParams {
         return cluster == null || cluster.isBlank() ? Instance.DEFAULT_CLUSTER : cluster;
     }
 
-    public static int port(Params q) {
+    public static int port(Fields q) {
         return port("port", required(q, "port"));
     }
 
-    static int port(String name, String value) {
+    public static int port(String name, String value) {
         int port = integer(name, value);
         NamingValidation.checkPort(port);
         return port;
     }
 
     /** An integer parameter in {@code min..max}, or {@code fallback} when absent or blank. */
-    public static int integer(Params q, String name, int fallback, int min, int max) {
+    public static int integer(Fields q, String name, int fallback, int min, int max) {
         String value = q.get(name);
         if (value == null || value.isBlank()) {
             return fallback;
@@ -85,7 +79,7 @@ public final class NamingParams {
     }
 
     /** A finite number, or {@code fallback} when absent or blank. */
-    public static double number(Params q, String name, double fallback) {
+    public static double number(Fields q, String name, double fallback) {
         String value = q.get(name);
         if (value == null || value.isBlank()) {
             return fallback;
@@ -94,7 +88,7 @@ public final class NamingParams {
     }
 
     /** A finite number, or null when absent or blank. */
-    public static Double optionalNumber(Params q, String name) {
+    public static Double optionalNumber(Fields q, String name) {
         String value = q.get(name);
         return value == null || value.isBlank() ? null : number(name, value);
     }
@@ -111,13 +105,13 @@ public final class NamingParams {
         throw new InvalidRequestException(name, "'" + shorten(value) + "' is not a number");
     }
 
-    public static boolean bool(Params q, String name, boolean fallback) {
+    public static boolean bool(Fields q, String name, boolean fallback) {
         Boolean b = optionalBool(q, name);
         return b == null ? fallback : b;
     }
 
     /** {@code true}/{@code false} in any case, or null when absent or blank. */
-    public static Boolean optionalBool(Params q, String name) {
+    public static Boolean optionalBool(Fields q, String name) {
         String value = q.get(name);
         if (value == null || value.isBlank()) {
             return null;
@@ -130,18 +124,18 @@ public final class NamingParams {
     }
 
     /** Nacos's {@code enabled}, or the 1.x client's {@code enable}; null when neither is given. */
-    public static Boolean enabled(Params q) {
+    public static Boolean enabled(Fields q) {
         Boolean enabled = optionalBool(q, "enabled");
         return enabled != null ? enabled : optionalBool(q, "enable");
     }
 
     /** The {@code metadata} parameter; empty when absent or blank. */
-    public static Map<String, String> metadata(Params q) {
+    public static Map<String, String> metadata(Fields q) {
         return metadata("metadata", q.get("metadata"));
     }
 
     /** The {@code metadata} parameter, or null when absent or blank. */
-    public static Map<String, String> optionalMetadata(Params q) {
+    public static Map<String, String> optionalMetadata(Fields q) {
         String raw = q.get("metadata");
         return raw == null || raw.isBlank() ? null : metadata("metadata", raw);
     }
@@ -151,7 +145,7 @@ public final class NamingParams {
      * are taken as their text, nulls dropped), or {@code k=v,k2=v2}. Anything else, nested values
      * included, is refused rather than stored as something the sender did not mean.
      */
-    static Map<String, String> metadata(String field, String raw) {
+    public static Map<String, String> metadata(String field, String raw) {
         Map<String, String> out = new LinkedHashMap<>();
         if (raw == null || raw.isBlank()) {
             return out;
@@ -182,7 +176,7 @@ public final class NamingParams {
         return out;
     }
 
-    static Map<String, String> fromJsonObject(String field, JsonNode node) {
+    public static Map<String, String> fromJsonObject(String field, JsonNode node) {
         if (node == null || !node.isObject()) {
             throw new InvalidRequestException(field, "must be a JSON object of strings");
         }
@@ -226,15 +220,22 @@ public final class NamingParams {
      * {@code weight} (1), {@code enabled}/{@code enable} (true), {@code healthy} (true), {@code
      * ephemeral} (true) and {@code metadata}.
      */
-    public static Instance instance(Params q) {
+    public static Instance instance(Fields q) {
+        return instance(q, metadata(q), bool(q, "ephemeral", true));
+    }
+
+    /**
+     * The instance {@code q} describes, with {@code metadata} read by the caller (a string over
+     * HTTP, an object in a gRPC body) and {@code ephemeral} as the request stands for it.
+     */
+    public static Instance instance(Fields q, Map<String, String> metadata, boolean ephemeral) {
         String ip = required(q, "ip");
         int port = port(q);
         double weight = number(q, "weight", 1.0);
         Boolean enabled = enabled(q);
         boolean healthy = bool(q, "healthy", true);
-        boolean ephemeral = bool(q, "ephemeral", true);
         return new Instance(
-                null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(q), metadata(q));
+                null, ip, port, weight, enabled == null || enabled, healthy, ephemeral, cluster(q), metadata);
     }
 
     /**
@@ -242,7 +243,7 @@ public final class NamingParams {
      * {@code weight} (1 when absent), {@code cluster}, {@code metadata}, {@code serviceName}; the
      * client's scheduling fields are ignored. A missing ip or port is taken from the request's own.
      */
-    static BeatInfo beat(String raw, String ip, Integer port) {
+    public static BeatInfo beat(String raw, String ip, Integer port) {
         JsonNode node;
         try {
             node = JSON.readTree(raw);
@@ -297,7 +298,7 @@ public final class NamingParams {
     }
 
     /** A value quoted in an error message, cut so a huge parameter does not make a huge answer. */
-    static String shorten(String s) {
+    public static String shorten(String s) {
         return s.length() <= 64 ? s : s.substring(0, 64) + "...";
     }
 }
