@@ -80,7 +80,9 @@ final class GrpcParsers {
                 more.get("config_tags"),
                 r.remoteAddr(),
                 r.caller()); // the author is who logged in, never the request's src_user
-        return new ConfigOp.Publish(publish, q.get("casMd5"), more.get(BetaIps.FIELD));
+        String betaIps = more.get(BetaIps.FIELD);
+        // Nacos's client leaves the field empty for a stable publish; over HTTP an empty header is refused
+        return new ConfigOp.Publish(publish, q.get("casMd5"), betaIps == null || betaIps.isEmpty() ? null : betaIps);
     }
 
     static BatchListen configListen(GrpcRequest r) {

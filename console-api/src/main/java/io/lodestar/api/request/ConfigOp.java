@@ -37,12 +37,12 @@ public sealed interface ConfigOp extends Scoped {
     /**
      * A create-or-update: of the stable config, compared against {@code casMd5} when it is given, or
      * of a gray release for the clients at {@code betaIps} (executed by the one publish rule,
-     * {@code ConfigService.publish(request, casMd5, betaIps)}). Blank is absent.
+     * {@code ConfigService.publish(request, casMd5, betaIps)}). An empty {@code casMd5} is none;
+     * {@code betaIps} is null for a stable publish (an empty list is refused by the publish).
      */
     record Publish(PublishRequest request, String casMd5, String betaIps) implements ConfigOp {
         public Publish {
             casMd5 = casMd5 == null || casMd5.isEmpty() ? null : casMd5;
-            betaIps = betaIps == null || betaIps.isEmpty() ? null : betaIps;
         }
 
         @Override
