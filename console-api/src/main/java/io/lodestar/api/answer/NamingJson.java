@@ -1,4 +1,4 @@
-package io.lodestar.api.v1.naming;
+package io.lodestar.api.answer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lodestar.api.request.NamingFields;
@@ -60,7 +60,7 @@ public final class NamingJson {
         }
     }
 
-    static Map<String, Object> host(ServiceKey service, Instance i) {
+    public static Map<String, Object> host(ServiceKey service, Instance i) {
         HeartbeatSettings beat = i.heartbeat();
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("instanceId", i.idIn(service));
@@ -85,7 +85,7 @@ public final class NamingJson {
      * ephemeral}); for a persistent one also whether the leader probes it ({@code probed}) and,
      * when not, why ({@code notProbedReason}). {@code notProbed} is null for an ephemeral instance.
      */
-    static Map<String, Object> detail(ServiceKey service, Instance i, Optional<String> notProbed) {
+    public static Map<String, Object> detail(ServiceKey service, Instance i, Optional<String> notProbed) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("service", service.groupedName());
         d.put("ip", i.ip());
@@ -110,7 +110,7 @@ public final class NamingJson {
      * persistent instances its checker would probe but may not ({@code notProbed}: ip, port and
      * reason), as {@code notProbed} tells of each instance.
      */
-    static Map<String, Object> service(
+    public static Map<String, Object> service(
             Service s,
             List<Instance> instances,
             BiFunction<Instance, HealthCheckSettings, Optional<String>> notProbed) {

@@ -1,7 +1,7 @@
 package io.lodestar.api.auth;
 
 import io.lodestar.api.audit.AuditLog;
-import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.request.Resource;
 import io.lodestar.error.UnauthenticatedException;
 import io.lodestar.kv.KvStore;

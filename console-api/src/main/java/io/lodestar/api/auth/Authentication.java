@@ -1,6 +1,6 @@
 package io.lodestar.api.auth;
 
-import io.lodestar.api.http.CheckedRequest;
+import io.lodestar.api.request.CheckedRequest;
 import io.lodestar.error.UnauthenticatedException;
 
 /**

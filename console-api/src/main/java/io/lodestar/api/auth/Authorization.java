@@ -1,8 +1,8 @@
 package io.lodestar.api.auth;
 
 import io.lodestar.api.audit.AuditLog;
-import io.lodestar.api.http.CheckedRequest;
-import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.request.CheckedRequest;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.request.Resource;
 import io.lodestar.api.request.Scoped;
 import io.lodestar.error.ForbiddenException;

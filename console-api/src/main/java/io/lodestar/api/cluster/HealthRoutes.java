@@ -1,4 +1,4 @@
-package io.lodestar.api.http;
+package io.lodestar.api.cluster;
 
 import io.javalin.Javalin;
 import io.lodestar.kv.KvStore;
@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /** Liveness, readiness and the group's state. */
-final class HealthRoutes {
+public final class HealthRoutes {
     private HealthRoutes() {}
 
-    static void install(Javalin app, KvStore store, Supplier<Readiness> readiness) {
+    public static void install(Javalin app, KvStore store, Supplier<Readiness> readiness) {
         app.get("/nacos/v1/console/health/liveness", ctx -> ctx.result("OK"));
         app.get("/nacos/v1/console/health/readiness", ctx -> {
             Readiness r = readiness.get();

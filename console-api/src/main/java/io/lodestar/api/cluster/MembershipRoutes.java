@@ -1,7 +1,8 @@
-package io.lodestar.api.http;
+package io.lodestar.api.cluster;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.http.Params;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import java.util.Map;
@@ -15,10 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>Like every other write, these are open to whoever reaches the HTTP port while {@code --auth}
  * is off; bind {@code --host} to an interface only operators reach.
  */
-final class MembershipRoutes {
+public final class MembershipRoutes {
     private MembershipRoutes() {}
 
-    static void install(Javalin app, KvStore store) {
+    public static void install(Javalin app, KvStore store) {
         app.post(
                 "/lodestar/v1/cluster/members",
                 ctx -> answer(ctx, store, store.admin().addMember(address(ctx))));

@@ -1,4 +1,4 @@
-package io.lodestar.api.http;
+package io.lodestar.api.cluster;
 
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.Readiness;

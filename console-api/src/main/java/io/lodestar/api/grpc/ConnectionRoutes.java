@@ -1,9 +1,9 @@
-package io.lodestar.api.http;
+package io.lodestar.api.grpc;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import io.lodestar.api.grpc.GrpcApi;
+import io.lodestar.api.http.Params;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.error.NotFoundException;
 
@@ -15,10 +15,10 @@ import io.lodestar.error.NotFoundException;
  * redirectAddress} (another server's HTTP {@code host:port}) if given, else to another of the
  * servers its client was given. Nacos serves them as GET; POST is taken too.
  */
-final class ConnectionRoutes {
+public final class ConnectionRoutes {
     private ConnectionRoutes() {}
 
-    static void install(Javalin app, GrpcApi grpc) {
+    public static void install(Javalin app, GrpcApi grpc) {
         app.get("/nacos/v2/core/loader/current", ctx -> ctx.json(grpc.describeConnections()));
         Handler reload = ctx -> {
             int count = count(ctx);

@@ -2,7 +2,7 @@ package io.lodestar.api.grpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lodestar.api.http.CheckedRequest;
+import io.lodestar.api.request.CheckedRequest;
 import io.lodestar.api.request.Fields;
 import io.lodestar.api.request.Scoped;
 import io.lodestar.error.InvalidRequestException;
@@ -127,38 +127,7 @@ final class GrpcRequest implements CheckedRequest {
 
     @Override
     public String param(String name) {
-        return text(name);
-    }
-
-    /** The string field {@code name}, or null when absent or null. */
-    String text(String name) {
         return text(body, name);
-    }
-
-    /** The string field {@code name}; absent, null or empty is refused as missing. */
-    String required(String name) {
-        String v = text(name);
-        if (v == null || v.isEmpty()) {
-            throw InvalidRequestException.missing(name);
-        }
-        return v;
-    }
-
-    /** The boolean field {@code name}, or {@code absent} when it is absent or null. */
-    boolean bool(String name, boolean absent) {
-        JsonNode v = body.get(name);
-        if (v == null || v.isNull()) {
-            return absent;
-        }
-        if (!v.isBoolean()) {
-            throw new InvalidRequestException(name, "must be a boolean, not " + v.getNodeType());
-        }
-        return v.booleanValue();
-    }
-
-    /** The object field {@code name}, or null when absent or null. */
-    ObjectNode object(String name) {
-        return object(body, name);
     }
 
     static String text(JsonNode node, String name) {

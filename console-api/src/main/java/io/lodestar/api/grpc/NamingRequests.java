@@ -2,9 +2,9 @@ package io.lodestar.api.grpc;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.NamingOp;
-import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServicePage;

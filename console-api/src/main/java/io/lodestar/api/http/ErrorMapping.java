@@ -94,7 +94,7 @@ public final class ErrorMapping {
 
     private ErrorMapping() {}
 
-    static void install(Javalin app) {
+    public static void install(Javalin app) {
         app.exception(Exception.class, (e, ctx) -> {
             Mapped m = map(e, ctx);
             ctx.status(m.status()).result(m.message());

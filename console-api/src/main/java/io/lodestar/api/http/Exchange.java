@@ -1,5 +1,7 @@
 package io.lodestar.api.http;
 
+import io.lodestar.api.request.CheckedRequest;
+
 /**
  * One HTTP request and its answer as an {@link Endpoint} sees it, the same whether Javalin routed
  * the request or {@link FastPaths} took it: so each endpoint has one implementation. A typed route

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.request.Scoped;
 import java.util.Set;
 import java.util.TreeSet;
@@ -33,7 +34,7 @@ public final class Routes {
     private final RequestChecks checks;
     private final Set<String> typed = new TreeSet<>();
 
-    Routes(Javalin app, FastPaths fast, RequestChecks checks) {
+    public Routes(Javalin app, FastPaths fast, RequestChecks checks) {
         this.app = app;
         this.fast = fast;
         this.checks = checks;

@@ -1,6 +1,4 @@
-package io.lodestar.api.http;
-
-import io.lodestar.api.request.Scoped;
+package io.lodestar.api.request;
 
 /** What a {@link RequestChecks} check sees of a request, whichever protocol carried it. */
 public interface CheckedRequest {

@@ -1,14 +1,13 @@
-package io.lodestar.api.http;
+package io.lodestar.api.request;
 
-import io.lodestar.api.request.Scoped;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
 
 /**
  * The checks every request passes before its endpoint runs, whichever way it came in (Javalin's
- * routes, {@link FastPaths} and the gRPC API all run this one chain): a check refuses a request by throwing, and
- * {@link ErrorMapping} answers it. Authentication and request limits belong here.
+ * routes, the HTTP fast paths and the gRPC API all run this one chain): a check refuses a request by throwing, and
+ * the error mapping answers it. Authentication and request limits belong here.
  */
 public final class RequestChecks {
     /** One check: looks at the request, throws to refuse it. */

@@ -1,11 +1,20 @@
-package io.lodestar.api.http;
+package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.auth.Auth;
+import io.lodestar.api.cluster.HealthRoutes;
+import io.lodestar.api.cluster.MembershipRoutes;
+import io.lodestar.api.cluster.NodeReadiness;
+import io.lodestar.api.grpc.ConnectionRoutes;
 import io.lodestar.api.grpc.GrpcApi;
+import io.lodestar.api.http.ErrorMapping;
+import io.lodestar.api.http.FastPaths;
+import io.lodestar.api.http.JavalinExchange;
+import io.lodestar.api.http.Routes;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.push.PushRoutes;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.ConfigRoutes;
 import io.lodestar.api.v1.ConfigTransferRoutes;
@@ -83,7 +92,7 @@ public final class HttpApi {
      */
     public static Javalin create(Services s, RequestChecks checks, String host, int port) {
         Metrics metrics = s.metrics();
-        FastPaths fast = new FastPaths(metrics, checks);
+        FastPaths fast = new FastPaths(metrics::record, checks);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
                 ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));

@@ -1,17 +1,16 @@
 package io.lodestar.api.server;
 
 import io.javalin.Javalin;
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.auth.AuthKeyspaces;
+import io.lodestar.api.cluster.NodeReadiness;
 import io.lodestar.api.grpc.GrpcApi;
-import io.lodestar.api.http.HttpApi;
-import io.lodestar.api.http.NodeReadiness;
-import io.lodestar.api.http.RequestChecks;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.NamingFields;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.udp.UdpPushSettings;
 import io.lodestar.api.udp.UdpPusher;
-import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;

@@ -7,7 +7,6 @@ import static io.javalin.http.HandlerType.POST;
 import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.ConfigOp;
-import io.lodestar.config.Config;
 import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.ConfigService;
 import io.lodestar.config.ServedConfig;
@@ -127,11 +126,5 @@ public final class ConfigRoutes {
     static void noCacheHeaders(BiConsumer<String, String> header) {
         header.accept("Pragma", "no-cache");
         header.accept("Cache-Control", "no-cache,no-store");
-    }
-
-    /** The headers of a stable config's answer, besides the above and its content type. */
-    static void configHeaders(Config config, BiConsumer<String, String> header) {
-        header.accept("Config-Type", config.type() == null ? "text" : config.type());
-        header.accept("Content-MD5", config.md5());
     }
 }

@@ -11,8 +11,6 @@ import java.util.Map;
  * Nacos {@code ConfigInfo}) and {@code show=all} (one Nacos {@code ConfigAllInfo}).
  */
 final class ConfigSearchRoutes {
-    private static final int DEFAULT_PAGE_SIZE = 100;
-
     private ConfigSearchRoutes() {}
 
     static void search(Answer answer, ConfigSearch.Page page) {

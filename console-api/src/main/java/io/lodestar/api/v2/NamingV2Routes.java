@@ -6,10 +6,10 @@ import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 import static io.lodestar.api.v2.V2Answers.answer;
 
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.NamingOp;
-import io.lodestar.api.v1.naming.NamingJson;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.Instance;

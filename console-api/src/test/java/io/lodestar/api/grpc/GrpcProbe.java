@@ -1,5 +1,6 @@
 package io.lodestar.api.grpc;
 
+import io.lodestar.api.http.Answer;
 import java.util.Map;
 
 /** A set-up gRPC connection for tests outside this package: one request type with headers, its answer's code and message. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.api.grpc.GrpcProbe;
-import io.lodestar.api.http.RequestChecks;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.cluster.FreePorts;
 import java.net.URI;

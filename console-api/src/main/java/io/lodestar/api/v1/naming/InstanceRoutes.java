@@ -6,6 +6,7 @@ import static io.javalin.http.HandlerType.PATCH;
 import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.NamingOp;

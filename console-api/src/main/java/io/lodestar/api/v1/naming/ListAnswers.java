@@ -1,5 +1,7 @@
 package io.lodestar.api.v1.naming;
 
+import io.lodestar.api.answer.NamingJson;
+import io.lodestar.api.http.Answer;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ListVersion;

@@ -2,6 +2,7 @@ package io.lodestar.api.v1.naming;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.Params;
 import io.lodestar.api.request.NamingFields;
 import io.lodestar.api.udp.PushStats;

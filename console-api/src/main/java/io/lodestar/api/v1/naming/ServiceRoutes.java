@@ -5,6 +5,7 @@ import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 
+import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.Routes;
 import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServiceNotFoundException;
