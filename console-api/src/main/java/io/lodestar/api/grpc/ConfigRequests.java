@@ -3,7 +3,6 @@ package io.lodestar.api.grpc;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.request.ConfigOp;
-import io.lodestar.config.ConfigConflictException;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ConfigService;
@@ -13,6 +12,7 @@ import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
+import io.lodestar.error.NotFoundException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;
@@ -26,16 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * The config requests of nacos-client 2.x/3.x: query, publish (with compare-and-publish and gray
  * release), remove and batch listen, and the {@code ConfigChangeNotifyRequest} pushed to a
  * listening connection when a key it listens to changes on this node's change feed (the client
- * then queries). Failures are answered in each request's own response type, as Nacos answers them:
- * a missing config is {@code ConfigQueryResponse} with error code 300, a lost compare-and-publish
- * {@code ConfigPublishResponse} with 500. Which content a client is served (a gray release or the
+ * then queries). Failures are answered in each request's own response type, with the codes
+ * Nacos answers them with ({@code ErrorMapping}: a missing config is 300, a lost
+ * compare-and-publish 500). Which content a client is served (a gray release or the
  * stable config) is decided by its socket address, as over HTTP.
  */
 final class ConfigRequests implements AutoCloseable {
-    /** Nacos's error code for a config that does not exist (the client clears its snapshot on it). */
-    static final int CONFIG_NOT_FOUND = 300;
-
-    static final int CAS_FAILED = 500;
     private static final int FEED_CAPACITY = 4_096;
 
     private final ConfigService configs;
@@ -94,35 +90,24 @@ final class ConfigRequests implements AutoCloseable {
 
     private CompletableFuture<Reply> query(ConfigOp.Read op, GrpcRequest.Call call) {
         ServedConfig served = configs.serve(op.key(), call.remoteAddr());
-        Reply reply;
         if (served == null) {
-            reply = Reply.fail("ConfigQueryResponse", CONFIG_NOT_FOUND, "config data not exist");
-        } else {
-            reply = Reply.ok("ConfigQueryResponse")
-                    .with("content", served.content())
-                    .with("md5", served.md5())
-                    .with("contentType", served.type())
-                    .withFlag("beta", served.beta());
-            if (!served.beta()) {
-                reply.body().put("lastModified", served.lastModified());
-            }
+            throw new NotFoundException("config", "config data not exist");
+        }
+        Reply reply = Reply.ok("ConfigQueryResponse")
+                .with("content", served.content())
+                .with("md5", served.md5())
+                .with("contentType", served.type())
+                .withFlag("beta", served.beta());
+        if (!served.beta()) {
+            reply.body().put("lastModified", served.lastModified());
         }
         reply.body().put("encryptedDataKey", "");
         return CompletableFuture.completedFuture(reply);
     }
 
     private CompletableFuture<Reply> publish(ConfigOp.Publish op, GrpcRequest.Call call) {
-        return configs.publish(op.request(), op.casMd5(), op.betaIps()).handle((revision, e) -> {
-            if (e == null) {
-                return Reply.ok("ConfigPublishResponse");
-            }
-            Throwable cause = e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
-            if (cause instanceof ConfigConflictException) { // Nacos's words for a lost compare
-                return Reply.fail(
-                        "ConfigPublishResponse", CAS_FAILED, "Cas publish fail, server md5 may have changed.");
-            }
-            throw e instanceof RuntimeException re ? re : new java.util.concurrent.CompletionException(e);
-        });
+        return configs.publish(op.request(), op.casMd5(), op.betaIps())
+                .thenApply(revision -> Reply.ok("ConfigPublishResponse"));
     }
 
     private CompletableFuture<Reply> remove(ConfigOp.Remove op, GrpcRequest.Call call) {

@@ -20,11 +20,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RequestDispatcher {
     static final String ERROR_RESPONSE = "ErrorResponse";
-    /** Nacos's codes for failures that happen before a handler runs ({@code NacosException}). */
-    static final int UN_REGISTER = 301;
-
-    static final int NO_HANDLER = 302;
-    static final int BAD_GATEWAY = 502;
 
     private record Route(String failureType, RequestHandler handler) {}
 
@@ -95,19 +90,21 @@ final class RequestDispatcher {
                     .withFlag("supportAbilityNegotiation", true));
         }
         if (!connection.registered() || connection.closed()) {
-            return done(Reply.fail(ERROR_RESPONSE, UN_REGISTER, "Connection is unregistered."));
+            return done(Reply.fail(ERROR_RESPONSE, ErrorMapping.GRPC_UNREGISTERED, "Connection is unregistered."));
         }
         connection.touch();
         Route route = routes.get(type);
         if (route == null) {
-            return done(
-                    Reply.fail(ERROR_RESPONSE, NO_HANDLER, "RequestHandler Not Found: no request type '" + type + "'"));
+            return done(Reply.fail(
+                    ERROR_RESPONSE,
+                    ErrorMapping.GRPC_NO_HANDLER,
+                    "RequestHandler Not Found: no request type '" + type + "'"));
         }
         ObjectNode body;
         try {
             body = PayloadCodec.body(payload);
         } catch (InvalidRequestException e) {
-            return done(Reply.fail(ERROR_RESPONSE, BAD_GATEWAY, type + ": " + e.getMessage()));
+            return done(Reply.fail(ERROR_RESPONSE, ErrorMapping.GRPC_UNREADABLE, type + ": " + e.getMessage()));
         }
         GrpcRequest request =
                 new GrpcRequest(connection, type, payload.getMetadata().getHeadersMap(), body);
@@ -122,7 +119,7 @@ final class RequestDispatcher {
                     if (e == null) {
                         return ok;
                     }
-                    ErrorMapping.Grpc error = ErrorMapping.grpc(e, "gRPC " + request);
+                    ErrorMapping.Grpc error = ErrorMapping.grpc(e, type, "gRPC " + request);
                     return Reply.fail(
                             route.failureType() == null ? ERROR_RESPONSE : route.failureType(),
                             error.code(),

@@ -42,6 +42,22 @@ public final class ErrorMapping {
     static final int GRPC_SERVER_ERROR = 500;
     static final int GRPC_OVER_THRESHOLD = 503;
 
+    /** Nacos's codes for the gRPC failures that happen before a handler runs. */
+    public static final int GRPC_UNREGISTERED = 301;
+
+    public static final int GRPC_NO_HANDLER = 302;
+    public static final int GRPC_UNREADABLE = 502;
+
+    /**
+     * Where Nacos answers one request type's failure with a code and words of its own, which its
+     * 2.x client acts on: a missing config (300: the client clears its snapshot) and a lost
+     * compare-and-publish.
+     */
+    private static final Map<String, Map<ErrorKind, Grpc>> GRPC_BY_TYPE = Map.of(
+            "ConfigQueryRequest", Map.of(ErrorKind.NOT_FOUND, new Grpc(300, "config data not exist")),
+            "ConfigPublishRequest",
+                    Map.of(ErrorKind.CONFLICT, new Grpc(500, "Cas publish fail, server md5 may have changed.")));
+
     /**
      * How one kind is answered: v1 status and body (Nacos's "caused: " form where Nacos uses it), v2
      * code and message, and the gRPC error code.
@@ -140,11 +156,15 @@ public final class ErrorMapping {
         return new V2(500, V2_SERVER_ERROR, "server error", unexpected(cause, request));
     }
 
-    /** The gRPC error code and message for {@code e}; an unexpected error is logged naming {@code request}. */
-    public static Grpc grpc(Throwable e, String request) {
+    /**
+     * The gRPC error code and message for {@code e} failing a request of {@code requestType}; an
+     * unexpected error is logged naming {@code request}.
+     */
+    public static Grpc grpc(Throwable e, String requestType, String request) {
         Throwable cause = unwrap(e);
         if (cause instanceof LodestarException known) {
-            return new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
+            Grpc own = GRPC_BY_TYPE.getOrDefault(requestType, Map.of()).get(known.kind());
+            return own != null ? own : new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
         }
         return new Grpc(GRPC_SERVER_ERROR, unexpected(cause, request));
     }
