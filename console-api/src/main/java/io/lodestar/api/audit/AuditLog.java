@@ -9,6 +9,7 @@ import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.json.Json;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * password or a token.
  */
 public final class AuditLog implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final Logger logger;

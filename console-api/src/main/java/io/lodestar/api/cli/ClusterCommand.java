@@ -1,6 +1,6 @@
 package io.lodestar.api.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.json.Json;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -108,7 +108,7 @@ final class ClusterCommand {
             if (login.statusCode() != 200) {
                 throw new LoginFailed("cannot log in as " + username + ": " + login.body());
             }
-            return new ObjectMapper().readTree(login.body()).path("accessToken").asText();
+            return Json.MAPPER.readTree(login.body()).path("accessToken").asText();
         }
     }
 

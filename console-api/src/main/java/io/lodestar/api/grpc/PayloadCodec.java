@@ -1,8 +1,6 @@
 package io.lodestar.api.grpc;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +8,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import io.lodestar.api.grpc.wire.Metadata;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.json.Json;
 import io.lodestar.error.InvalidRequestException;
 import java.io.IOException;
 
@@ -19,9 +18,7 @@ import java.io.IOException;
  * as Nacos's Jackson reads it: unknown fields ignored, any field may be absent.
  */
 final class PayloadCodec {
-    static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    static final ObjectMapper JSON = Json.PAYLOADS;
 
     private PayloadCodec() {}
 

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.json.Json;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * throws them, or fails the future it answers with, and {@link ErrorMapping} answers them.
  */
 public interface Answer {
-    ObjectMapper JSON = new ObjectMapper();
+    ObjectMapper JSON = Json.MAPPER;
     String JSON_TYPE = "application/json";
 
     /** A whole answer: status, content type and body. */

@@ -8,6 +8,7 @@ import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
 import io.lodestar.api.http.JavalinExchange;
+import io.lodestar.api.json.Json;
 import io.lodestar.api.request.Names;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.push.PushHub;
@@ -39,7 +40,7 @@ public final class PushRoutes {
     private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(2);
     private static final long PING_SECONDS = 20;
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Json.MAPPER;
 
     private final PushHub hub;
     private final ReadCheck reads;

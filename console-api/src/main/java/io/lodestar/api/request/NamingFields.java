@@ -1,9 +1,9 @@
 package io.lodestar.api.request;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.json.Json;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.Instance;
@@ -26,7 +26,7 @@ import java.util.Set;
  * Nacos's {@code k=v,k2=v2} form.
  */
 public final class NamingFields {
-    public static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    public static final ObjectMapper JSON = Json.MAPPER;
 
     private NamingFields() {}
 

@@ -3,6 +3,7 @@ package io.lodestar.api.udp;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +23,7 @@ final class PushPacket {
     /** The largest UDP payload over IPv4; the 1.x client reads into a 64 KiB buffer. */
     static final int MAX_DATAGRAM = 65_507;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private PushPacket() {}
 
