@@ -281,9 +281,6 @@ final class NamingRequests implements AutoCloseable {
     private CompletableFuture<Reply> serviceList(GrpcRequest r) {
         int pageNo = number(r, "pageNo", 1);
         int pageSize = number(r, "pageSize", 10);
-        if (pageNo < 1 || pageSize < 1 || pageSize > 10_000) {
-            throw new InvalidRequestException("pageSize", "pageNo must be at least 1, pageSize 1 to 10000");
-        }
         ServicePage page = naming.listServices(r.text("namespace"), r.text("groupName"), pageNo, pageSize);
         Reply reply = Reply.ok("ServiceListResponse");
         reply.body().put("count", page.count());
