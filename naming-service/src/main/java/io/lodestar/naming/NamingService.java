@@ -685,20 +685,19 @@ public final class NamingService implements AutoCloseable {
 
     /**
      * One page of the names (without group prefix, sorted) of the services in a group of a
-     * namespace (blank: {@code public} and {@code DEFAULT_GROUP}), with the total count. {@code
-     * pageNo} counts from 1; a page past the end is empty.
+     * namespace (blank: {@code public} and {@code DEFAULT_GROUP}), with the total count. Paged as
+     * {@link PageRequest} says: {@code pageNo} from 1, any positive {@code pageSize} (so {@link
+     * Integer#MAX_VALUE} lists them all), a page past the end is empty, and memory is bounded by
+     * the group's service count.
+     *
+     * @throws InvalidRequestException naming {@code pageNo} or {@code pageSize} when it is below 1
      */
     public ServicePage listServices(String namespace, String group, int pageNo, int pageSize) {
         String ns = namespace == null || namespace.isBlank() ? ServiceKey.DEFAULT_NAMESPACE : namespace;
         String g = group == null || group.isBlank() ? ServiceKey.DEFAULT_GROUP : group;
         NamingValidation.checkNamespace(ns);
         NamingValidation.checkGroup(g);
-        if (pageNo < 1) {
-            throw new InvalidRequestException("pageNo", "must be at least 1");
-        }
-        if (pageSize < 1) {
-            throw new InvalidRequestException("pageSize", "must be at least 1");
-        }
+        PageRequest page = new PageRequest(pageNo, pageSize);
         TreeSet<String> names = new TreeSet<>();
         records.inGroup(ns, g).forEach(s -> names.add(s.service()));
         for (ServiceKey s : ephemeral.services()) {
@@ -706,9 +705,7 @@ public final class NamingService implements AutoCloseable {
                 names.add(s.service());
             }
         }
-        long skip = (long) (pageNo - 1) * pageSize;
-        List<String> page = names.stream().skip(skip).limit(pageSize).toList();
-        return new ServicePage(names.size(), page);
+        return new ServicePage(names.size(), page.of(names));
     }
 
     // ---------------------------------------------------------------- notifications, metrics, lifecycle

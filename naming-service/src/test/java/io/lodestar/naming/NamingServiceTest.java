@@ -25,6 +25,7 @@ import io.lodestar.naming.query.ListVersion;
 import io.lodestar.naming.query.ServiceView;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -797,6 +798,41 @@ class NamingServiceTest {
         assertEquals(
                 "pageSize",
                 assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 1, 0))
+                        .field());
+    }
+
+    @Test
+    void listServicesAnswersTheWholeGroupToTheLargestPageSizeAndNothingPastIt() throws Exception {
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String name = String.format("svc-%02d", i);
+            all.add(name);
+            ServiceKey key = new ServiceKey(ns, "G", name);
+            await(
+                    i % 3 == 0
+                            ? naming.createService(key, ServiceSpec.DEFAULT)
+                            : naming.register(
+                                    key, i % 3 == 1 ? ephemeral("127.0.0.1", 80) : persistent("127.0.0.1", 80)));
+        }
+
+        assertEquals(new ServicePage(12, all), naming.listServices(ns, "G", 1, Integer.MAX_VALUE));
+        assertEquals(new ServicePage(12, List.of()), naming.listServices(ns, "G", 2, Integer.MAX_VALUE));
+        assertEquals(
+                new ServicePage(12, List.of()), naming.listServices(ns, "G", Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertEquals(new ServicePage(12, List.of()), naming.listServices(ns, "G", Integer.MAX_VALUE, 1));
+        List<String> paged = new ArrayList<>();
+        for (int pageNo = 1; pageNo <= 3; pageNo++) {
+            paged.addAll(naming.listServices(ns, "G", pageNo, 5).names());
+        }
+        assertEquals(all, paged);
+        assertEquals(List.of("svc-11"), naming.listServices(ns, "G", 12, 1).names());
+        assertEquals(
+                "pageSize",
+                assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", 1, -1))
+                        .field());
+        assertEquals(
+                "pageNo",
+                assertThrows(InvalidRequestException.class, () -> naming.listServices(ns, "G", -1, Integer.MAX_VALUE))
                         .field());
     }
 
