@@ -10,7 +10,8 @@ ARG BASE_IMAGE=eclipse-temurin:17-jre
 FROM ${BASE_IMAGE}
 
 # Data (Raft log, snapshots, RocksDB) lives in /var/lib/lodestar, owned by an unprivileged user.
-RUN mkdir -p /var/lib/lodestar /opt/lodestar && chown 10001:10001 /var/lib/lodestar
+# Owner-only (0700): the server would tighten it at its first start otherwise, and log so.
+RUN mkdir -p /opt/lodestar && mkdir -p -m 700 /var/lib/lodestar && chown 10001:10001 /var/lib/lodestar
 
 COPY console-api/target/lodestar.jar /opt/lodestar/lodestar.jar
 COPY console-api/docker/entrypoint.sh /opt/lodestar/entrypoint.sh

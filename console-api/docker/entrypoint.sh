@@ -44,6 +44,10 @@ if ! has_option --data-dir "$@"; then
     set -- --data-dir /var/lib/lodestar "$@"
 fi
 
+# Owner-only files for everything the server creates (its data dir holds the token key and the
+# password hashes); the server sets this umask itself too, and this holds where the JVM cannot.
+umask 077
+
 # The image's class archive (see the Dockerfile; a missing one is ignored), JVM warnings on stderr.
 # JAVA_OPTS comes after, so its flags win; it is split on spaces on purpose: it holds several flags.
 # shellcheck disable=SC2086

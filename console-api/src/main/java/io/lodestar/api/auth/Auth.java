@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Authentication and authorization: users, roles and permissions, logging in, access tokens, and
  * the check every request passes. With it on, the first start of a cluster creates the admin user {@value #ADMIN} with a random
- * password, printed once in the log and written to {@value #PASSWORD_FILE} in the data directory of
- * the node that created it (readable by its owner only); no fixed password exists anywhere.
+ * password, written only to {@value #PASSWORD_FILE} in the data directory of the node that created
+ * it (readable by its owner only); the log names that file, never the password. No fixed password
+ * exists anywhere.
  */
 public final class Auth implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Auth.class);
@@ -143,10 +144,11 @@ public final class Auth implements AutoCloseable {
                             dataDir.resolve(PASSWORD_FILE),
                             StandardCopyOption.REPLACE_EXISTING,
                             StandardCopyOption.ATOMIC_MOVE);
+                    // the path only: a log line is copied to consoles, collectors and tickets
                     LOG.warn(
-                            "created the admin user '{}' with the password {} (also in {}); change it once logged in",
+                            "created the admin user '{}'; its password is in {} (readable by this user only); log"
+                                    + " in with it, change it, then delete the file",
                             ADMIN,
-                            password,
                             file);
                 } else {
                     Files.deleteIfExists(pending); // another node created it first

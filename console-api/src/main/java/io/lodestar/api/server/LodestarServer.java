@@ -173,6 +173,8 @@ public final class LodestarServer implements AutoCloseable {
 
     /** As {@link #start(ServerSettings)}, every request passing {@code checks} first. */
     static LodestarServer start(ServerSettings s, RequestChecks checks) {
+        // before anything creates a file: the umask it sets is what every later file is born with
+        DataDirPermissions.secure(s.dataDir());
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
         keyspaces.addAll(AuthKeyspaces.ALL);
