@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,7 @@ public final class Auth implements AutoCloseable {
     private final TokenKey key;
     private final Tokens tokens;
     private final LoginThrottle throttle;
+    private final LongAdder passwordChecks = new LongAdder();
     private final ScheduledExecutorService setup = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "auth-setup");
         t.setDaemon(true);
@@ -113,20 +115,29 @@ public final class Auth implements AutoCloseable {
 
     /**
      * Logs {@code username} in: a token, or {@link UnauthenticatedException} that does not say
-     * whether the name or the password was wrong. Failures are limited per name and per address.
+     * whether the name or the password was wrong. Failures are limited per name at an address and
+     * per address ({@link LoginThrottle}); a password is checked only within the limit.
      */
     public CompletableFuture<Login> login(String username, String password, String address) {
-        throttle.check(username, address);
-        User user = users.get(username).orElse(null);
-        if (!Passwords.matches(password, user == null ? null : user.passwordHash())) {
-            throttle.failed(username, address);
-            LOG.info("failed login as '{}' from {}", username, address);
-            throw new UnauthenticatedException("user not found or wrong password!");
+        User user;
+        try (LoginThrottle.Attempt attempt = throttle.begin(username, address)) {
+            user = users.get(username).orElse(null);
+            passwordChecks.increment();
+            if (!Passwords.matches(password, user == null ? null : user.passwordHash())) {
+                attempt.failed();
+                LOG.info("failed login as '{}' from {}", username, address);
+                throw new UnauthenticatedException("user not found or wrong password!");
+            }
+            attempt.succeeded();
         }
-        throttle.succeeded(username);
         return key.ensure()
                 .thenApply(
                         k -> new Login(tokens.issue(user, k), Tokens.TTL.toSeconds(), user.admin(), user.username()));
+    }
+
+    /** How many passwords logins have checked since start: each a deliberately slow bcrypt comparison. */
+    public long passwordChecks() {
+        return passwordChecks.sum();
     }
 
     /** Makes the token key, then the admin user if there is no user at all; retried until the store takes them. */

@@ -11,14 +11,18 @@ import javax.crypto.SecretKey;
 
 /**
  * Access tokens: JWTs signed with the cluster's {@link TokenKey} (HMAC-SHA256 only; a token with
- * another algorithm, or none, is refused), naming the user and the generation of its password, and
- * expiring after {@link #TTL}. A token is good only while its user exists with that generation.
+ * another algorithm, or none, is refused), naming the user, its {@linkplain User#id() id} and the
+ * generation of its password, and expiring after {@link #TTL}. A token is good only while a user of
+ * that name exists with that id and that generation: a password change or a deletion retires it for
+ * good, even if a user of the same name is created later. A token without an id (issued by a build
+ * that predates ids) is refused: its client logs in again.
  */
 final class Tokens {
     /** Nacos's default token lifetime; its clients log in again well before it ends. */
     static final Duration TTL = Duration.ofHours(5);
 
     private static final String GENERATION = "gen";
+    private static final String USER_ID = "uid";
 
     private final TokenKey key;
     private final Users users;
@@ -35,6 +39,7 @@ final class Tokens {
         long now = clock.millis();
         return Jwts.builder()
                 .subject(user.username())
+                .claim(USER_ID, user.id())
                 .claim(GENERATION, user.generation())
                 .issuedAt(new Date(now))
                 .expiration(new Date(now + TTL.toMillis()))
@@ -62,9 +67,13 @@ final class Tokens {
             throw new UnauthenticatedException("token invalid!");
         }
         User user = users.get(claims.getSubject()).orElse(null);
-        Number generation = claims.get(GENERATION, Number.class);
-        if (user == null || generation == null || generation.longValue() != user.generation()) {
-            // deleted, or its password changed since: the token is retired
+        Object id = claims.get(USER_ID);
+        Object generation = claims.get(GENERATION);
+        if (user == null
+                || !user.id().equals(id)
+                || !(generation instanceof Number n)
+                || n.longValue() != user.generation()) {
+            // deleted (and perhaps created again since), or its password changed: the token is retired
             throw new UnauthenticatedException("token invalid!");
         }
         return new Principal(user.username(), user.admin());

@@ -9,7 +9,9 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +19,10 @@ import java.util.concurrent.CompletableFuture;
 /** The users, replicated through the store: reads are this node's copy, writes go through Raft. */
 public final class Users {
     static final int MAX_NAME = 64;
+    /** The length of a user's random id: 128 bits, as unguessable and as unlikely to repeat as a UUID's. */
+    static final int ID_BYTES = 16;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final KvStore store;
     private final ReadModifyWrite writes;
@@ -48,12 +54,13 @@ public final class Users {
     }
 
     /**
-     * Creates the user with {@code password} unless one of that name exists; completes with
-     * whether it created it. {@link InvalidRequestException} for an illegal name or password.
+     * Creates the user with {@code password} and a fresh random id unless one of that name exists;
+     * completes with whether it created it. {@link InvalidRequestException} for an illegal name or
+     * password.
      */
     public CompletableFuture<Boolean> create(String username, String password, boolean admin) {
         checkName(username);
-        User user = new User(username, Passwords.hash(password), admin, 1);
+        User user = new User(username, newId(), Passwords.hash(password), admin, 1);
         byte[] key = key(username);
         return writes.run("the user", () -> {
             if (store.get(AuthKeyspaces.USERS, key) != null) {
@@ -67,8 +74,8 @@ public final class Users {
     }
 
     /**
-     * Sets a new password and retires every token issued before; completes with false for an
-     * unknown user.
+     * Sets a new password and retires every token issued before (the id stays, the generation
+     * rises); completes with false for an unknown user.
      */
     public CompletableFuture<Boolean> changePassword(String username, String password) {
         String hash = Passwords.hash(password);
@@ -79,7 +86,7 @@ public final class Users {
                 return Step.answer(false);
             }
             User old = UserCodec.decode(username, e.value());
-            User changed = new User(username, hash, old.admin(), old.generation() + 1);
+            User changed = new User(username, old.id(), hash, old.admin(), old.generation() + 1);
             Command command = Command.of(
                     List.of(Compare.modRevision(AuthKeyspaces.USERS, key, e.modRevision())),
                     List.of(Op.put(AuthKeyspaces.USERS, key, UserCodec.encode(changed))));
@@ -127,6 +134,12 @@ public final class Users {
                         "username", "illegal character '" + c + "' (allowed: letters, digits, - _ . @)");
             }
         }
+    }
+
+    private static String newId() {
+        byte[] id = new byte[ID_BYTES];
+        RANDOM.nextBytes(id);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(id);
     }
 
     private static byte[] key(String username) {

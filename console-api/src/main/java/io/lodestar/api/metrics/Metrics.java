@@ -2,6 +2,7 @@ package io.lodestar.api.metrics;
 
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
+import io.lodestar.api.auth.Auth;
 import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
@@ -153,6 +154,13 @@ public final class Metrics {
                 .register(registry);
         FunctionCounter.builder("lodestar_health_probes_refused", health, PersistentHealthChecks::probesRefused)
                 .description("Health probes not made: the instance's address is outside --probe-allow")
+                .register(registry);
+    }
+
+    /** Counts the passwords checked at login. Micrometer holds {@code auth} weakly: the server holds it. */
+    public void logins(Auth auth) {
+        FunctionCounter.builder("lodestar_login_password_checks", auth, Auth::passwordChecks)
+                .description("Passwords checked at login (bcrypt, slow by design); a throttled attempt costs none")
                 .register(registry);
     }
 

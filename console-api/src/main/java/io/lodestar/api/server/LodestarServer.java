@@ -196,6 +196,7 @@ public final class LodestarServer implements AutoCloseable {
         NodeReadiness readiness = new NodeReadiness(store, naming.service());
         Metrics metrics = new Metrics(store, readiness);
         metrics.healthProbes(naming.health());
+        metrics.logins(auth);
         // gRPC first: HTTP answers readiness, and a client that saw it ready connects to both
         GrpcApi grpc = null;
         if (s.grpcPort() >= 0) {

@@ -221,7 +221,7 @@ class AuthTest {
         assertEquals(403, unknown.statusCode());
         assertEquals(403, wrong.statusCode());
         assertEquals(unknown.body(), wrong.body(), "the same answer for an unknown user and a wrong password");
-        for (int i = 1; i < LoginThrottle.MAX_FAILURES; i++) {
+        for (int i = 1; i < LoginThrottle.MAX_FAILURES_PER_NAME_AND_ADDRESS; i++) {
             loginResponse("throttled", "wrong-password");
         }
         HttpResponse<String> throttled = loginResponse("throttled", "wrong-password");
