@@ -4,7 +4,7 @@ import io.lodestar.config.BetaConfig;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.config.ConfigService;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;

@@ -1,5 +1,7 @@
 package io.lodestar.config.push;
 
+import io.lodestar.config.changelog.ConfigChangeLog;
+
 /**
  * One push-channel connection, as the transport (the HTTP layer's WebSocket) implements it.
  *

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.raft.RaftKvStore;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.config.ConfigService;
 import io.lodestar.config.PublishRequest;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.LaggingReplica;

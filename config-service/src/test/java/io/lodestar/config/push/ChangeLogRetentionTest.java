@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
-import io.lodestar.config.ConfigService;
 import io.lodestar.config.ContentMd5;
 import io.lodestar.config.PublishRequest;
+import io.lodestar.config.changelog.ChangeLogRetention;
+import io.lodestar.config.changelog.ConfigChangeLog;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.OneNodeStore;
 import java.nio.file.Path;

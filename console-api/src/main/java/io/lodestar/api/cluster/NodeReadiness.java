@@ -2,7 +2,7 @@ package io.lodestar.api.cluster;
 
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.Readiness;
-import io.lodestar.naming.NamingService;
+import io.lodestar.naming.service.NamingService;
 import java.util.function.Supplier;
 
 /**

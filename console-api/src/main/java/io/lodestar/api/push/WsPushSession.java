@@ -3,7 +3,7 @@ package io.lodestar.api.push;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.javalin.websocket.WsContext;
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.push.ConfigChangeLog;
+import io.lodestar.config.changelog.ConfigChangeLog;
 import io.lodestar.config.push.PushSession;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package io.lodestar.api.request;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.ConfigSearch;
 import io.lodestar.config.PublishRequest;
 import io.lodestar.config.listen.ListeningEntry;
+import io.lodestar.config.service.ConfigSearch;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.config.transfer.ImportPolicy;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.lodestar.api.v1;
 
 import io.lodestar.api.http.Answer;
 import io.lodestar.config.Config;
-import io.lodestar.config.ConfigSearch;
+import io.lodestar.config.service.ConfigSearch;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -5,9 +5,9 @@ import static io.javalin.http.HandlerType.POST;
 
 import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
-import io.lodestar.config.ConfigService;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.NotFoundException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -8,8 +8,8 @@ import static io.lodestar.api.v2.V2Answers.answer;
 import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.ConfigOp;
-import io.lodestar.config.ConfigService;
 import io.lodestar.config.ServedConfig;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.NotFoundException;
 
 /**

@@ -11,10 +11,10 @@ import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.NamingOp;
 import io.lodestar.naming.InstanceNotFoundException;
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.service.NamingService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

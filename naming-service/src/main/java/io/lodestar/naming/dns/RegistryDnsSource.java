@@ -1,10 +1,10 @@
 package io.lodestar.naming.dns;
 
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.SmallSets;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.SharedNames;
+import io.lodestar.naming.service.NamingService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

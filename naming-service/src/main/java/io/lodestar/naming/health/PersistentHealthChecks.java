@@ -1,11 +1,11 @@
 package io.lodestar.naming.health;
 
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.PersistentInstance;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.service.NamingService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package io.lodestar.naming.bench;
 
-import io.lodestar.naming.NamingOptions;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.Mutation;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.service.NamingOptions;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Clock;

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.NamingFields;
 import io.lodestar.error.InvalidRequestException;
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
+import io.lodestar.naming.service.NamingService;
 import java.util.Locale;
 
 /**

@@ -2,10 +2,10 @@ package io.lodestar.api.v1.naming;
 
 import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.Answer;
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ListVersion;
 import io.lodestar.naming.query.ServiceView;
+import io.lodestar.naming.service.NamingService;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

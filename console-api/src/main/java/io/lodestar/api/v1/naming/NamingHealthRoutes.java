@@ -3,8 +3,8 @@ package io.lodestar.api.v1.naming;
 import static io.javalin.http.HandlerType.PUT;
 
 import io.lodestar.api.http.Routes;
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.service.NamingService;
 
 /**
  * {@code PUT /nacos/v1/ns/health/instance}: sets a persistent instance's health by hand, allowed

@@ -7,12 +7,12 @@ import static io.javalin.http.HandlerType.PUT;
 
 import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.http.Routes;
-import io.lodestar.naming.NamingService;
 import io.lodestar.naming.ServiceNotFoundException;
 import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
+import io.lodestar.naming.service.NamingService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,5 +1,8 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;

@@ -1,5 +1,9 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.config.StoredFields;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

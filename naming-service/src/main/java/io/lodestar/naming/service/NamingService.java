@@ -1,9 +1,23 @@
-package io.lodestar.naming;
+package io.lodestar.naming.service;
 
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
+import io.lodestar.naming.BeatResult;
+import io.lodestar.naming.HealthNotSettableException;
+import io.lodestar.naming.InstanceHeldException;
+import io.lodestar.naming.InstanceNotFoundException;
+import io.lodestar.naming.NamingChangeListener;
+import io.lodestar.naming.NamingCounts;
+import io.lodestar.naming.NamingException;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.PageRequest;
+import io.lodestar.naming.PersistentInstance;
+import io.lodestar.naming.ServiceExistsException;
+import io.lodestar.naming.ServiceNotEmptyException;
+import io.lodestar.naming.ServiceNotFoundException;
+import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.distro.Distro;
 import io.lodestar.naming.distro.DistroRing;
 import io.lodestar.naming.distro.EphemeralWrite;

@@ -1,8 +1,17 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
+import io.lodestar.config.BetaConfig;
+import io.lodestar.config.BetaIps;
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigConflictException;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ContentMd5;
+import io.lodestar.config.PublishRequest;
+import io.lodestar.config.ServedConfig;
+import io.lodestar.config.changelog.ConfigChangeLog;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
-import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;

@@ -1,8 +1,12 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.LeaderOnlyJob;
+import io.lodestar.config.changelog.ConfigChangeLog;
 import io.lodestar.config.history.ConfigHistory;
 import io.lodestar.config.history.HistoryEntry;
-import io.lodestar.config.push.ConfigChangeLog;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;

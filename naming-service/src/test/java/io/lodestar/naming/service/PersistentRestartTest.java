@@ -1,4 +1,4 @@
-package io.lodestar.naming;
+package io.lodestar.naming.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.OneNodeStore;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.Instance;

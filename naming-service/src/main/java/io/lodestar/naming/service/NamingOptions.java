@@ -1,4 +1,4 @@
-package io.lodestar.naming;
+package io.lodestar.naming.service;
 
 import io.lodestar.naming.distro.Distro;
 import io.lodestar.naming.ephemeral.ExpiryRules;

@@ -1,4 +1,4 @@
-package io.lodestar.naming;
+package io.lodestar.naming.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,17 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.LaggingReplica;
 import io.lodestar.kv.testing.OneNodeStore;
+import io.lodestar.naming.BeatResult;
+import io.lodestar.naming.HealthNotSettableException;
+import io.lodestar.naming.InstanceNotFoundException;
+import io.lodestar.naming.MutableClock;
+import io.lodestar.naming.NamingCounts;
+import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.PersistentInstance;
+import io.lodestar.naming.ServiceExistsException;
+import io.lodestar.naming.ServiceNotEmptyException;
+import io.lodestar.naming.ServiceNotFoundException;
+import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;

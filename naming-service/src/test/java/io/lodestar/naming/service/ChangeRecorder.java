@@ -1,5 +1,6 @@
-package io.lodestar.naming;
+package io.lodestar.naming.service;
 
+import io.lodestar.naming.NamingChangeListener;
 import io.lodestar.naming.model.ServiceKey;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,13 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ContentMd5;
+import io.lodestar.config.PublishRequest;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.OneNodeStore;

@@ -1,7 +1,8 @@
-package io.lodestar.config.push;
+package io.lodestar.config.changelog;
 
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.LeaderOnlyJob;
+import io.lodestar.config.push.PushHub;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Command;

@@ -1,10 +1,15 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.lodestar.config.ConfigConflictException;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ContentMd5;
+import io.lodestar.config.PublishRequest;
 import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.raft.RaftKvStore;

@@ -1,10 +1,15 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.config.Config;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.ConfigKeyspaces;
+import io.lodestar.config.ContentMd5;
+import io.lodestar.config.PublishRequest;
 import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Op;

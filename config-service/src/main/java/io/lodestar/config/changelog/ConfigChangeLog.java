@@ -1,4 +1,4 @@
-package io.lodestar.config.push;
+package io.lodestar.config.changelog;
 
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;

@@ -1,5 +1,8 @@
-package io.lodestar.config;
+package io.lodestar.config.service;
 
+import io.lodestar.config.BetaConfig;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.StoredFields;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
