@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * The naming API's JSON bodies, field for field as Nacos writes them (NACOS-WIRE.md): the 1.x
+ * The naming API's JSON bodies, field for field as Nacos writes them (docs/http-api.md): the 1.x
  * client keys its cache and event routing by the list's {@code name} (grouped) and {@code clusters}
  * (the request's string, echoed), and reads each host's fields by these names.
  */

@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
  * Starts a throwaway standalone node and drives the commonest requests through its HTTP API. It
  * checks an install (JVM, native RocksDB library, ports) without touching a real data dir, and
  * {@code bin/lodestar} runs it once per build to record the classes a server loads into a
- * class-data-sharing archive, which halves the next starts.
+ * class-data-sharing archive that the next starts map instead of loading those classes.
  */
 @Command(
         name = "self-test",

@@ -20,8 +20,8 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /**
  * Takes the hottest requests (a client reading its config, publishing, long-polling, listing
- * instances, beating, registering) in front of Javalin's servlet, which costs as much as the rest of
- * such a request: a bare handler on the same Jetty serves about 1.7x the requests. Each route runs
+ * instances, beating, registering) in front of Javalin's servlet, whose per-request work is a large
+ * share of such a request (it-tests/bench/RESULTS.md, against a bare Jetty handler). Each route runs
  * the same {@link Endpoint} that its Javalin route runs, after the same {@link RequestChecks}, and
  * its errors are answered by the same {@link ErrorMapping}. A request is left to Javalin only for a
  * reason known before any work: a body that is not a small UTF-8 form, a parameter given twice, or

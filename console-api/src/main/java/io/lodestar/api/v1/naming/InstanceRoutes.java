@@ -28,7 +28,7 @@ import java.util.Optional;
 /**
  * {@code /nacos/v1/ns/instance}: register, deregister, update, patch and read one instance; the
  * instance list (which also subscribes a 1.x client to UDP pushes); heartbeats. Bodies and codes
- * as NACOS-WIRE.md describes them.
+ * as docs/http-api.md lists them, which are Nacos's.
  */
 public final class InstanceRoutes {
     static final String BASE = "/nacos/v1/ns";
