@@ -8,6 +8,7 @@ import io.lodestar.error.LodestarException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -177,8 +178,14 @@ public final class ErrorMapping {
         return e;
     }
 
+    /**
+     * Logs an error no request should meet, under an id the answer carries instead of the error
+     * itself: an exception's text can name files, classes, addresses or stored values, none of which
+     * is the client's to read.
+     */
     private static String unexpected(Throwable e, String request) {
-        LOG.error("{} failed", request, e);
-        return "internal error: " + e;
+        String id = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+        LOG.error("{} failed (error id {})", request, id, e);
+        return "internal error " + id + ": the server log has its detail under that id";
     }
 }
