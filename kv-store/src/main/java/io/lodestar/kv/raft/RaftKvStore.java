@@ -686,16 +686,6 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         closeQuietly();
     }
 
-    /**
-     * For tests: stops like {@link #close()} but without handing leadership over first, the nearest
-     * in-JVM stand-in for a crashed leader (JRaft still wakes a candidate as it shuts down).
-     */
-    void halt() {
-        if (!closed) {
-            closeQuietly();
-        }
-    }
-
     private void handOverLeadership() {
         if (node == null || !node.isLeader()) {
             return;
