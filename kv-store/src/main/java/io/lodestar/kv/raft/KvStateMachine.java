@@ -114,7 +114,10 @@ public final class KvStateMachine extends StateMachineAdapter {
         return engine.appliedIndex();
     }
 
-    /** Completes once this node's store includes log index {@code index}. */
+    /**
+     * Completes once this node's store includes log index {@code index}, on the completion thread
+     * (after the change feed has heard of the entries up to it), never on JRaft's apply thread.
+     */
     java.util.concurrent.CompletableFuture<Void> awaitApplied(long index) {
         return appliedWaiters.await(index);
     }
@@ -202,17 +205,18 @@ public final class KvStateMachine extends StateMachineAdapter {
         if (last > applied) {
             batch.commit(last, revision);
             CrashPoints.reach(CrashPoints.AFTER_APPLY_WRITE);
-            appliedWaiters.advance(last);
         }
-        if (done.isEmpty() && events.isEmpty()) {
+        if (done.isEmpty() && events.isEmpty() && last <= applied) {
             return;
         }
-        // One hand-off for both, not one per feed subscriber plus one for the callers: each wake of
-        // another thread costs the apply thread, and on a 2-core machine often its CPU, about
-        // 50-100 us. The feed goes first, so a listener hears of a change no later than its writer.
+        // One hand-off for the feed, the proposers and those awaiting the index, not one each: every
+        // wake of another thread costs the apply thread. The feed goes first, so a listener hears of
+        // a change no later than its writer; the waiters complete there too, never on this thread.
+        long appliedNow = last;
         completions.execute(() -> {
             feed.publish(events);
             done.forEach(c -> c.run(Status.OK()));
+            appliedWaiters.advance(appliedNow);
         });
     }
 
@@ -343,11 +347,14 @@ public final class KvStateMachine extends StateMachineAdapter {
             }
             old.close();
             directory.deleteStale();
-            appliedWaiters.advance(fresh.appliedIndex());
             LOG.info("installed snapshot: applied index {}, revision {}", fresh.appliedIndex(), fresh.revision());
             long resyncFrom = Math.min(oldRevision, fresh.revision()) + 1;
+            long appliedNow = fresh.appliedIndex();
             // behind the events already handed off, so none of those arrives after the resync
-            completions.execute(() -> feed.resyncAll(resyncFrom));
+            completions.execute(() -> {
+                feed.resyncAll(resyncFrom);
+                appliedWaiters.advance(appliedNow);
+            });
             return true;
         } catch (RuntimeException e) {
             loadError = e.getMessage();

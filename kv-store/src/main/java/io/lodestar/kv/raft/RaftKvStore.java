@@ -86,7 +86,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final CommandValidator validator;
     private final ChangeFeed feed = new ChangeFeed();
     private final ScheduledThreadPoolExecutor scheduler;
-    private final ExecutorService completions;
+    private final CallerCompletions completions = new CallerCompletions();
     private final ExecutorService background;
     private final KvStateMachine fsm;
     private final DiskGuard disk;
@@ -134,14 +134,13 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 config.requestTimeoutMs(),
                 () -> new NoLeaderException(
                         "linearizable read not confirmed by a leader within " + config.requestTimeoutMs() + " ms"));
-        this.completions = Executors.newSingleThreadExecutor(daemon("kv-complete"));
         this.background = Executors.newSingleThreadExecutor(daemon("kv-background"));
         this.fsm = new KvStateMachine(
                 new KvDirectory(config.dataDir().resolve("kv")),
                 keyspaces,
                 config.blockCacheBytes(),
                 feed,
-                completions,
+                completions.executor(),
                 background);
         this.credentials = new PeerCredentials(config.clusterSecret(), config.self());
         this.forwarder = new ForwardClient(credentials);
@@ -365,7 +364,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         } catch (InvalidRequestException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return writeUnchecked(command);
+        return completions.relay(writeUnchecked(command));
     }
 
     /** Writes without the API-boundary checks: for the store's own keyspaces. */
@@ -546,6 +545,10 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     @Override
     public CompletableFuture<Void> linearizable() {
+        return completions.relay(readIndex());
+    }
+
+    private CompletableFuture<Void> readIndex() {
         CompletableFuture<Void> future = new CompletableFuture<>();
         if (closed) {
             future.completeExceptionally(new StoreUnavailableException("the store is shutting down"));
@@ -640,7 +643,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 if (closed) {
                     return CompletableFuture.failedFuture(new StoreUnavailableException("the store is shutting down"));
                 }
-                return forwarder.message(peer, topic, payload, timeoutMillis);
+                return completions.relay(forwarder.message(peer, topic, payload, timeoutMillis));
             }
 
             @Override
@@ -673,7 +676,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 future.completeExceptionally(new StoreUnavailableException("snapshot failed: " + status));
             }
         });
-        return future;
+        return completions.relay(future);
     }
 
     @Override
