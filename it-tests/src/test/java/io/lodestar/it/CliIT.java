@@ -3,6 +3,8 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
+import io.lodestar.kv.testing.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -200,7 +202,7 @@ class CliIT {
                 "--port",
                 String.valueOf(first.httpPort),
                 "--raft-port",
-                String.valueOf(FreePorts.take()),
+                String.valueOf(FreePorts.next()),
                 "--dns-port",
                 "-1",
                 "--grpc-port",
@@ -214,17 +216,17 @@ class CliIT {
     @Test
     void grpcPortInUseFailsWithExitOneAndSaysWhich() throws Exception {
         ServerProcess first = cluster.startStandalone("first");
-        int grpcPort = first.httpPort + FreePorts.GRPC_OFFSET;
+        int grpcPort = first.httpPort + ServerProcess.GRPC_OFFSET;
         Run r = run(
                 "server",
                 "--auth",
                 "off",
                 "--port",
-                String.valueOf(FreePorts.take()),
+                String.valueOf(FreePorts.next()),
                 "--grpc-port",
                 String.valueOf(grpcPort),
                 "--raft-port",
-                String.valueOf(FreePorts.take()),
+                String.valueOf(FreePorts.next()),
                 "--dns-port",
                 "-1",
                 "--data-dir",

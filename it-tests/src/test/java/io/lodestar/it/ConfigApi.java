@@ -3,6 +3,7 @@ package io.lodestar.it;
 import static io.lodestar.it.Http.params;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

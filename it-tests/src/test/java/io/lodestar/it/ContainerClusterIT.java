@@ -12,6 +12,7 @@ import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.lodestar.kv.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

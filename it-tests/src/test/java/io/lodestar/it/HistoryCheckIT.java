@@ -9,6 +9,7 @@ import io.lodestar.it.HistoryChecker.Installed;
 import io.lodestar.it.HistoryChecker.Kind;
 import io.lodestar.it.HistoryChecker.Op;
 import io.lodestar.it.HistoryChecker.Outcome;
+import io.lodestar.kv.testing.Await;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
 import java.time.Duration;

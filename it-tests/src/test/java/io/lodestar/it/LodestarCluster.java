@@ -1,6 +1,8 @@
 package io.lodestar.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
+import io.lodestar.kv.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -41,8 +43,8 @@ final class LodestarCluster implements AfterEachCallback {
 
     /** A standalone server on free loopback ports, not started (for JVM flags or a data dir prepared first). */
     ServerProcess standalone(String name, String... extraArgs) {
-        ServerProcess p =
-                new ServerProcess(workDir(), name, FreePorts.takeHttp(), FreePorts.take(), List.of(extraArgs));
+        ServerProcess p = new ServerProcess(
+                workDir(), name, FreePorts.nextPair(ServerProcess.GRPC_OFFSET), FreePorts.next(), List.of(extraArgs));
         all.add(p);
         return p;
     }
@@ -63,7 +65,7 @@ final class LodestarCluster implements AfterEachCallback {
         checkNoGroup();
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            ports.add(new int[] {FreePorts.takeHttp(), FreePorts.take()});
+            ports.add(new int[] {FreePorts.nextPair(ServerProcess.GRPC_OFFSET), FreePorts.next()});
         }
         List<String> args =
                 groupArgs(ports.stream().map(p -> "127.0.0.1:" + p[1]).toList(), extraArgs);

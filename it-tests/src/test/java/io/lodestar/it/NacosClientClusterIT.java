@@ -11,6 +11,7 @@ import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

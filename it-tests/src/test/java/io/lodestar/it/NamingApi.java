@@ -1,5 +1,7 @@
 package io.lodestar.it;
 
+import io.lodestar.kv.testing.Await;
+import io.lodestar.kv.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,7 +28,8 @@ final class NamingApi {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess probe = new ServerProcess(dir, "probe", FreePorts.takeHttp(), FreePorts.take(), List.of());
+            ServerProcess probe = new ServerProcess(
+                    dir, "probe", FreePorts.nextPair(ServerProcess.GRPC_OFFSET), FreePorts.next(), List.of());
             try {
                 probe.start();
                 // liveness is enough: routes are installed before HTTP answers

@@ -3,6 +3,8 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
+import io.lodestar.kv.testing.FreePorts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -34,7 +36,7 @@ class NamingProbeAndDnsIT {
 
     @Test
     void aPersistentInstanceLeavesDnsAnswersWhileItsPortIsClosedAndComesBackWhenItReopens() throws Exception {
-        int dnsPort = FreePorts.take();
+        int dnsPort = FreePorts.next();
         ServerProcess p = cluster.startStandalone("probes", "--dns-port", String.valueOf(dnsPort));
         try (ServerSocket steady = listen(0);
                 ServerSocket flapping0 = listen(0)) {

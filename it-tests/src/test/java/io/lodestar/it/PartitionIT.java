@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -18,6 +18,7 @@ import io.lodestar.kv.raftport.AuthenticatingRpcClient;
 import io.lodestar.kv.raftport.CredentialedRpcOptions;
 import io.lodestar.kv.raftport.HandshakeRefusedException;
 import io.lodestar.kv.raftport.PeerCredentials;
+import io.lodestar.kv.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.lodestar.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  * {@link LodestarCluster}, which also applies the faults.
  */
 final class ServerProcess {
+    /** The gRPC port's distance from the HTTP port, as nacos-client 2.x/3.x assumes it. */
+    static final int GRPC_OFFSET = 1000;
+
     /**
      * Where a test server's health checks may connect: this machine and the network namespaces
      * of {@link NetworkLab}, nothing else, even for an instance a test registers elsewhere.

@@ -3,6 +3,7 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -20,8 +20,16 @@ import java.util.concurrent.CompletableFuture;
  * request timeout, nothing committed), {@link StoreUnavailableException} (refused, nothing
  * committed) or {@link WriteOutcomeUnknownException} (may or may not commit; also when the leader
  * committed a forwarded write that this node could not apply in time, so a read here would miss it). A failed compare is
- * a result ({@code succeeded() == false}), not an error. Futures complete on a store thread:
- * dependent stages must not block.
+ * a result ({@code succeeded() == false}), not an error.
+ *
+ * <p>Threads: every future this store hands out ({@link #write}, {@link #linearizable}, {@link
+ * PeerChannel#send}) completes on the store's own completion thread, {@code kv-complete}, never on
+ * one of the Raft library's threads (state machine, log, read-index, RPC); {@link ClusterAdmin}'s
+ * futures complete on its {@code cluster-admin} thread. That thread is shared by every caller and
+ * also delivers the change feed, so dependent stages must not block: hand blocking work to an
+ * executor of your own. A future already complete when returned (a refusal, an invalid request)
+ * runs continuations on the caller's thread. On one node, a write's future completes after
+ * the change feed has published the write.
  *
  * <p>Reads are served from this node's replica and may lag the leader; call {@link
  * #linearizable()} first for a read that reflects every write acknowledged before the call.

@@ -3,7 +3,6 @@ package io.lodestar.api.cli;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,13 +44,14 @@ public final class SelfTestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("lodestar-self-test");
-        int httpPort = FreePorts.next();
+        SelfTestPorts ports = new SelfTestPorts();
+        int httpPort = ports.next();
         ServerSettings settings = new ServerSettings(
                 "127.0.0.1",
                 httpPort,
                 0,
                 0,
-                FreePorts.next(),
+                ports.next(),
                 dir,
                 List.of(),
                 null,

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lodestar.api.grpc.GrpcProbe;
 import io.lodestar.api.request.RequestChecks;
 import io.lodestar.error.InvalidRequestException;
-import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.kv.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,6 +1,6 @@
 package io.lodestar.api.server;
 
-import io.lodestar.kv.cluster.FreePorts;
+import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.util.List;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.config.listener.Listener;
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

@@ -8,6 +8,7 @@ import com.alibaba.nacos.api.naming.listener.Event;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;

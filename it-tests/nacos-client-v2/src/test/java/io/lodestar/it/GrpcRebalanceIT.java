@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.alibaba.nacos.api.naming.NamingService;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

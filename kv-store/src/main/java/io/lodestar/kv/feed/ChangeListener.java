@@ -21,7 +21,7 @@ public interface ChangeListener {
      * Whether {@link #onChange} is cheap and never blocks, so the feed may call it on the thread
      * that publishes the change, the one that then answers the change's writers, whenever nothing
      * is queued for this listener: a thread wake fewer between a commit and what the listener does
-     * with it (on 2 cores a wake waits up to a scheduler tick, 4 ms, behind a busy thread). Such a
+     * with it (on a busy machine with few cores a wake can wait a scheduler tick). Such a
      * listener hands large work, e.g. answering thousands of clients, to a thread of its own.
      * Resyncs always run on a feed thread.
      */

@@ -4,14 +4,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Test-only fault injection: with {@code -Dlodestar.crashpoint=NAME} (or {@code NAME:N} for the
+ * Fault injection for the crash-recovery tests: with {@code -Dlodestar.crashpoint=NAME} (or {@code NAME:N} for the
  * N-th pass) the JVM halts, as a kill -9 would stop it, when it reaches the named place. Tests use
  * it to prove recovery from a crash at exactly that point. Absent the property this is a no-op.
  */
-public final class CrashPoints {
+final class CrashPoints {
     private static final Logger LOG = LoggerFactory.getLogger(CrashPoints.class);
     /** After the state machine's RocksDB write, before the proposers hear of it. */
-    public static final String AFTER_APPLY_WRITE = "after-apply-write";
+    static final String AFTER_APPLY_WRITE = "after-apply-write";
 
     private static final String NAME;
     private static int remaining;
@@ -25,7 +25,7 @@ public final class CrashPoints {
 
     private CrashPoints() {}
 
-    public static void reach(String name) {
+    static void reach(String name) {
         if (NAME.isEmpty() || !NAME.equals(name)) {
             return;
         }

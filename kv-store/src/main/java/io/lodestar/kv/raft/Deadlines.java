@@ -9,10 +9,10 @@ import java.util.function.Supplier;
  * Fails requests (proposals, or linearizable reads) that did not complete within the request
  * timeout. Every request gets the same timeout, so arrival order is deadline order: a FIFO queue
  * swept periodically (by the store's tick) does the job of a timer per request at the cost of one
- * queue insert (no lock, no cancel on completion, no thread woken). A timer per request is what
- * this replaces for reads: JRaft's ReadIndexClosure never cancels its timeout task, so at 40,000
- * reads/s its timer held some 200,000 live tasks (50 MiB that outlive young collections) and the
- * heap grew to its limit.
+ * queue insert (no lock, no cancel on completion, no thread woken). Reads do not use JRaft's
+ * timer per request: its ReadIndexClosure never cancels its timeout task, so under a high read
+ * rate the timer holds a live task for every read of the last timeout's worth, and those outlive
+ * young collections and grow the heap to its limit.
  */
 final class Deadlines {
     private record Pending(long deadlineNanos, CompletableFuture<?> future) {}

@@ -99,4 +99,20 @@ final class KvDirectory {
             throw new UncheckedIOException("cannot delete " + dir, e);
         }
     }
+
+    /** The bytes of the regular files directly in {@code dir}; 0 where it cannot be listed. */
+    static long sizeOf(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.mapToLong(f -> {
+                        try {
+                            return Files.isRegularFile(f) ? Files.size(f) : 0;
+                        } catch (java.io.IOException e) {
+                            return 0; // deleted meanwhile (a compaction)
+                        }
+                    })
+                    .sum();
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
 }

@@ -10,7 +10,6 @@ import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.error.RaftException;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotReader;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
-import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.codec.HessianCodec;
 import io.lodestar.kv.command.Command;
@@ -19,17 +18,12 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeFeed;
+import io.lodestar.kv.rocks.CommandBatch;
 import io.lodestar.kv.rocks.RocksEngine;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The replicated state machine: applies committed commands to RocksDB.
+ * The replicated state machine: the Raft glue between JRaft's log and the store. It hands each
+ * apply batch's commands to a {@link CommandBatch}, which executes them against RocksDB, and
+ * answers the proposers and the change feed; it saves and installs snapshots and reports roles.
  *
  * <p>Threading: JRaft calls every {@code on*} method from its single state machine thread.
  * {@link #read} may be called from any thread; it holds a read lock so a snapshot install, which
@@ -114,7 +110,10 @@ public final class KvStateMachine extends StateMachineAdapter {
         return engine.appliedIndex();
     }
 
-    /** Completes once this node's store includes log index {@code index}. */
+    /**
+     * Completes once this node's store includes log index {@code index}, on the completion thread
+     * (after the change feed has heard of the entries up to it), never on JRaft's apply thread.
+     */
     java.util.concurrent.CompletableFuture<Void> awaitApplied(long index) {
         return appliedWaiters.await(index);
     }
@@ -133,12 +132,9 @@ public final class KvStateMachine extends StateMachineAdapter {
     public void onApply(Iterator it) {
         RocksEngine e = engine;
         long applied = e.appliedIndex();
-        long revision = e.revision();
         long last = applied;
-        Overlay overlay = new Overlay(e);
         List<ProposeClosure> done = new ArrayList<>();
-        List<ChangeEvent> events = new ArrayList<>();
-        try (RocksEngine.Batch batch = e.newBatch()) {
+        try (CommandBatch batch = new CommandBatch(e)) {
             long bytes = 0;
             while (it.hasNext()) {
                 long index = it.getIndex();
@@ -150,34 +146,20 @@ public final class KvStateMachine extends StateMachineAdapter {
                     it.next();
                     continue;
                 }
-                Command command;
-                int eventsBefore = events.size();
-                batch.mark();
                 try {
-                    command = closure instanceof ProposeClosure pc ? pc.command() : decode(it.getData());
-                    long next = revision + 1;
-                    boolean succeeded = comparesHold(command, overlay);
-                    boolean changed = false;
-                    if (succeeded) {
-                        for (Op op : command.ops()) {
-                            changed |= apply(op, next, overlay, batch, events);
-                        }
-                    }
-                    if (changed) {
-                        revision = next;
-                    }
+                    // on the leader, the command it was given, not a decode of the entry
+                    Command command = closure instanceof ProposeClosure pc ? pc.command() : decode(it.getData());
+                    boolean succeeded = batch.apply(command);
                     if (closure instanceof ProposeClosure pc) {
-                        pc.setResult(new WriteResult(succeeded, revision, index));
+                        pc.setResult(new WriteResult(succeeded, batch.revision(), index));
                         done.add(pc);
                     }
                 } catch (RuntimeException | Error ex) {
                     // A committed entry this node cannot apply: applying the rest would diverge
-                    // from the replicas that could. Keep what came before, halt on this one,
-                    // dropping whatever part of it was already staged.
+                    // from the replicas that could. Keep what came before, halt on this one
+                    // (the batch dropped whatever part of it was already staged).
                     LOG.error("cannot apply log entry {}: halting this node", index, ex);
-                    batch.rollbackToMark();
-                    events.subList(eventsBefore, events.size()).clear();
-                    commit(batch, last, applied, revision, done, events);
+                    commit(batch, last, applied, done);
                     it.setErrorAndRollback(
                             1,
                             new Status(
@@ -188,31 +170,27 @@ public final class KvStateMachine extends StateMachineAdapter {
                 it.next();
             }
             bytesSinceSnapshot.addAndGet(bytes);
-            commit(batch, last, applied, revision, done, events);
+            commit(batch, last, applied, done);
         }
     }
 
-    private void commit(
-            RocksEngine.Batch batch,
-            long last,
-            long applied,
-            long revision,
-            List<ProposeClosure> done,
-            List<ChangeEvent> events) {
+    private void commit(CommandBatch batch, long last, long applied, List<ProposeClosure> done) {
+        List<ChangeEvent> events = batch.events();
         if (last > applied) {
-            batch.commit(last, revision);
+            batch.commit(last);
             CrashPoints.reach(CrashPoints.AFTER_APPLY_WRITE);
-            appliedWaiters.advance(last);
         }
-        if (done.isEmpty() && events.isEmpty()) {
+        if (done.isEmpty() && events.isEmpty() && last <= applied) {
             return;
         }
-        // One hand-off for both, not one per feed subscriber plus one for the callers: each wake of
-        // another thread costs the apply thread, and on a 2-core machine often its CPU, about
-        // 50-100 us. The feed goes first, so a listener hears of a change no later than its writer.
+        // One hand-off for the feed, the proposers and those awaiting the index, not one each: every
+        // wake of another thread costs the apply thread. The feed goes first, so a listener hears of
+        // a change no later than its writer; the waiters complete there too, never on this thread.
+        long appliedNow = last;
         completions.execute(() -> {
             feed.publish(events);
             done.forEach(c -> c.run(Status.OK()));
+            appliedWaiters.advance(appliedNow);
         });
     }
 
@@ -220,58 +198,6 @@ public final class KvStateMachine extends StateMachineAdapter {
         byte[] bytes = new byte[data.remaining()];
         data.duplicate().get(bytes);
         return CODEC.decode(bytes, Command.class);
-    }
-
-    private static boolean comparesHold(Command command, Overlay overlay) {
-        for (Compare c : command.compares()) {
-            KvEntry current = overlay.get(c.keyspace(), c.key());
-            if (c.onRevision()) {
-                long actual = current == null ? 0 : current.modRevision();
-                if (actual != c.expectedModRevision()) {
-                    return false;
-                }
-            } else if (current == null || !Arrays.equals(md5(current.value()), c.expectedValueMd5())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean apply(
-            Op op, long revision, Overlay overlay, RocksEngine.Batch batch, List<ChangeEvent> events) {
-        byte[] key = op.kind() == Op.PUT_AT_REVISION ? withRevision(op.key(), revision) : op.key();
-        // a key made from this change's revision cannot exist yet: skip the read
-        KvEntry existing = op.kind() == Op.PUT_AT_REVISION ? null : overlay.get(op.keyspace(), key, op.isPut());
-        if (op.isPut()) {
-            long create = existing == null ? revision : existing.createRevision();
-            KvEntry entry = new KvEntry(key, op.value(), create, revision);
-            batch.put(op.keyspace(), entry);
-            overlay.put(op.keyspace(), key, entry);
-            events.add(new ChangeEvent(op.keyspace(), key, revision, ChangeEvent.Kind.PUT));
-            return true;
-        }
-        if (existing == null) {
-            return false;
-        }
-        batch.delete(op.keyspace(), op.key());
-        overlay.put(op.keyspace(), op.key(), null);
-        events.add(new ChangeEvent(op.keyspace(), op.key(), revision, ChangeEvent.Kind.DELETE));
-        return true;
-    }
-
-    private static byte[] withRevision(byte[] prefix, long revision) {
-        return ByteBuffer.allocate(prefix.length + 8)
-                .put(prefix)
-                .putLong(revision)
-                .array();
-    }
-
-    static byte[] md5(byte[] value) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(value);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**
@@ -343,11 +269,14 @@ public final class KvStateMachine extends StateMachineAdapter {
             }
             old.close();
             directory.deleteStale();
-            appliedWaiters.advance(fresh.appliedIndex());
             LOG.info("installed snapshot: applied index {}, revision {}", fresh.appliedIndex(), fresh.revision());
             long resyncFrom = Math.min(oldRevision, fresh.revision()) + 1;
+            long appliedNow = fresh.appliedIndex();
             // behind the events already handed off, so none of those arrives after the resync
-            completions.execute(() -> feed.resyncAll(resyncFrom));
+            completions.execute(() -> {
+                feed.resyncAll(resyncFrom);
+                appliedWaiters.advance(appliedNow);
+            });
             return true;
         } catch (RuntimeException e) {
             loadError = e.getMessage();
@@ -405,35 +334,6 @@ public final class KvStateMachine extends StateMachineAdapter {
         RoleListener r = roles;
         if (r != null) {
             r.onRoleChange(role, term, leader);
-        }
-    }
-
-    /** Reads through the uncommitted writes of the current batch, so entries see their predecessors. */
-    private static final class Overlay {
-        private final RocksEngine engine;
-        private final Map<String, Map<ByteBuffer, Optional<KvEntry>>> pending = new HashMap<>();
-
-        Overlay(RocksEngine engine) {
-            this.engine = engine;
-        }
-
-        KvEntry get(String keyspace, byte[] key) {
-            return get(keyspace, key, true);
-        }
-
-        /** {@code cache}: whether a read from the engine keeps its block cached (not for a key being deleted). */
-        KvEntry get(String keyspace, byte[] key, boolean cache) {
-            Map<ByteBuffer, Optional<KvEntry>> ks = pending.get(keyspace);
-            Optional<KvEntry> local = ks == null ? null : ks.get(ByteBuffer.wrap(key));
-            if (local != null) {
-                return local.orElse(null);
-            }
-            return cache ? engine.get(keyspace, key) : engine.getUncached(keyspace, key);
-        }
-
-        void put(String keyspace, byte[] key, KvEntry entryOrNull) {
-            pending.computeIfAbsent(keyspace, k -> new HashMap<>())
-                    .put(ByteBuffer.wrap(key), Optional.ofNullable(entryOrNull));
         }
     }
 }

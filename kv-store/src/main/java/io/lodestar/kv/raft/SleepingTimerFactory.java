@@ -8,9 +8,8 @@ import com.alipay.sofa.jraft.util.timer.Timer;
 /**
  * JRaft's timers (election, vote, step-down, snapshot, read-index timeouts) on a scheduled
  * executor that sleeps until the next deadline. JRaft's default is a hashed wheel ticking every
- * millisecond per timer: five threads waking 1,000 times a second each, about 6 % of a core on an
- * idle node and thousands of context switches a second under load, to serve a handful of
- * timeouts per second. The wheel pays off with thousands of Raft groups; a node here runs one.
+ * millisecond per timer: a thread per timer waking constantly, a steady cost on an idle node and
+ * many context switches under load, to serve a handful of timeouts per second. The wheel pays off with thousands of Raft groups; a node here runs one.
  * JRaft picks the factory with the highest {@link SPI} priority listed in
  * {@code META-INF/services}; JRaft's own {@link DefaultTimer} does the scheduling.
  */

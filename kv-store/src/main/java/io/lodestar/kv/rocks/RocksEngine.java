@@ -74,7 +74,7 @@ public final class RocksEngine implements AutoCloseable {
             Files.createDirectories(dir);
             blockCache = track(opened, new LRUCache(blockCacheBytes));
             // Memtables of every column family together stay within a quarter of the block cache's
-            // budget and are charged to it: without a cap each keyspace could hold 2 x 16 MiB.
+            // budget and are charged to it: without a cap each keyspace could hold two full memtables.
             WriteBufferManager memtables = track(opened, new WriteBufferManager(blockCacheBytes / 4, blockCache));
             DBOptions dbOptions = track(
                     opened,
@@ -87,20 +87,20 @@ public final class RocksEngine implements AutoCloseable {
                             // one flush and one compaction at a time: a flush never waits behind a
                             // compaction, and more jobs would only take cores from the request threads
                             .setMaxBackgroundJobs(2)
-                            // table files are written back 1 MiB at a time as they are built, not all at
-                            // their final sync, so the disk never holds tens of MiB ahead of a Raft fsync
+                            // table files are written back a little at a time as they are built, not all
+                            // at their final sync, so a Raft fsync never waits behind a whole table file
                             .setBytesPerSync(1L << 20));
             // Bloom filters (10 bits a key, about 1 % false positives): a lookup of a key that does
             // not exist, as every new config's publish makes twice, then reads no data block.
-            // Without them each such miss read and cached one per table file, and the cache filled
-            // with blocks nobody asked for.
+            // Without them each such miss would read and cache a block per table file, filling the
+            // cache with blocks nobody asked for.
             ColumnFamilyOptions cfOptions = track(
                     opened,
                     new ColumnFamilyOptions()
                             .setCompressionType(CompressionType.LZ4_COMPRESSION)
                             .setWriteBufferSize(16L << 20)
-                            // sized by the last level, so about 90 % of the data sits there and the data
-                            // directory stays within about 1.1x of the live data under overwrites and deletes
+                            // sized by the last level, so most of the data sits there and the data directory
+                            // stays close to the size of the live data under overwrites and deletes
                             .setLevelCompactionDynamicLevelBytes(true)
                             // level 1 as large as level 0 at its compaction trigger (4 x 16 MiB memtables),
                             // so a level-0 compaction merges files of like size rather than rewriting a

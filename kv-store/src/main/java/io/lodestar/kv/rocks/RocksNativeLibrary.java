@@ -19,9 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads RocksDB's JNI library from a copy kept under the data directory. RocksDB's own loader
- * inflates the 15 MiB library from the jar into a fresh temp file on every start (a quarter of a
- * second of a 2-core machine's start-up) and deletes it only on a clean exit, so each kill -9
- * leaves 15 MiB behind in /tmp. The copy here is made once per library build (named by the jar
+ * inflates the large library from the jar into a fresh temp file on every start, which slows
+ * start-up, and deletes it only on a clean exit, so each kill -9 leaves a copy behind in /tmp. The copy here is made once per library build (named by the jar
  * entry's CRC, written to a temp name and renamed into place, so a crash mid-copy leaves nothing a
  * later start would load) and sits in a directory only this server writes. Anything unexpected
  * falls back to RocksDB's loader.
@@ -82,7 +81,7 @@ public final class RocksNativeLibrary {
         return dir;
     }
 
-    /** Copies left by earlier versions of the server: 15 MiB each, never loaded again. */
+    /** Copies left by other builds of the server: never loaded again, and each is large. */
     private static void removeOtherBuilds(Path cacheDir, Path keep) {
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(cacheDir, DIR_PREFIX + "*")) {
             for (Path old : dirs) {

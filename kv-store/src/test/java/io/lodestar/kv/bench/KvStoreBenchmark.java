@@ -2,10 +2,10 @@ package io.lodestar.kv.bench;
 
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.FreePorts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;

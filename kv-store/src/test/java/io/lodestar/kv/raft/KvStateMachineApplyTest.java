@@ -629,7 +629,11 @@ class KvStateMachineApplyTest {
     }
 
     private static byte[] md5(String value) {
-        return KvStateMachine.md5(bytes(value));
+        try {
+            return java.security.MessageDigest.getInstance("MD5").digest(bytes(value));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static byte[] bytes(String s) {

@@ -1,12 +1,15 @@
 package io.lodestar.kv.raft;
 
+import com.alipay.sofa.jraft.Node;
+import com.alipay.sofa.jraft.NodeManager;
+import com.alipay.sofa.jraft.entity.PeerId;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.cluster.ClusterView;
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.testing.Await;
+import io.lodestar.kv.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -108,11 +111,24 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    /** Stops node {@code i} without handing leadership over. */
+    /**
+     * Stops node {@code i} without handing leadership over, the nearest in-JVM stand-in for a crash:
+     * its JRaft node is shut down first (JRaft still wakes a candidate as it does), so the store's
+     * {@code close()} then finds no leadership to hand over.
+     */
     void haltNode(int i) {
         RaftKvStore n = nodes.getAndSet(i, null);
         if (n != null) {
-            n.halt();
+            Node raft = NodeManager.getInstance().get(RaftKvStore.GROUP, PeerId.parsePeer(n.self()));
+            if (raft != null) {
+                raft.shutdown();
+                try {
+                    raft.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            n.close();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.lodestar.kv.testing;
 
 import io.lodestar.kv.KvStoreConfig;
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

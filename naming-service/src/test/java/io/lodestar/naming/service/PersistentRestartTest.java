@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lodestar.kv.cluster.FreePorts;
 import io.lodestar.kv.raft.RaftKvStore;
+import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.kv.testing.OneNodeStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.ServicePage;

@@ -1,4 +1,4 @@
-package io.lodestar.kv.cluster;
+package io.lodestar.kv.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,11 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Ports for nodes started on this host by the CLI's self-test and by the tests: free when picked,
- * never handed out twice in one JVM, and outside the kernel's ephemeral port range. A port from
- * {@code new ServerSocket(0)} comes from that range, so between the pick and the node's bind an
- * outgoing connection (a node that started first, dialling peers not yet up) could take it as its
- * source port, and the bind failed with "Address already in use".
+ * Ports for nodes and servers the tests of every module start on this host: free when picked, never
+ * handed out twice in one JVM (a node's HTTP port once equalled another node's Raft port, and it
+ * failed to bind), and outside the kernel's ephemeral port range. A port from {@code new
+ * ServerSocket(0)} comes from that range, so between the pick and the node's bind an outgoing
+ * connection (a node that started first, dialling peers not yet up) could take it as its source
+ * port, and the bind failed with "Address already in use".
  */
 public final class FreePorts {
     /** The start of Linux's default ephemeral range, used where /proc does not say. */
@@ -38,6 +39,25 @@ public final class FreePorts {
             }
         }
         throw new IllegalStateException("no free port found in 1,000 attempts");
+    }
+
+    /**
+     * A free port whose partner {@code offset} above it is free too, both marked as given: for a
+     * server that derives a second port from its first (nacos-client 2.x/3.x finds a server's gRPC
+     * port only so). Returns the lower port.
+     */
+    public static int nextPair(int offset) {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = next();
+            int partner = port + offset;
+            if (partner >= EPHEMERAL_LOW && EPHEMERAL_LOW - LOWEST >= 2000 + offset) {
+                continue; // keep both below the ephemeral range
+            }
+            if (!GIVEN.contains(partner) && bindable(partner) && GIVEN.add(partner)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free pair of ports " + offset + " apart found in 1,000 attempts");
     }
 
     private static boolean bindable(int port) {

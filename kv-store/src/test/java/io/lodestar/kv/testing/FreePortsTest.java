@@ -1,4 +1,4 @@
-package io.lodestar.kv.cluster;
+package io.lodestar.kv.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
