@@ -3,6 +3,7 @@ package io.lodestar.config.push;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.changelog.ConfigChangeLog;
+import io.lodestar.config.listen.KeyListeners;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,7 +47,7 @@ public final class PushHub implements AutoCloseable {
     private final ChangeReplay changes;
     private final int maxQueued;
     private final Map<PushSession, SessionOutbox> sessions = new ConcurrentHashMap<>();
-    private final Map<ConfigKey, Set<SessionOutbox>> byKey = new ConcurrentHashMap<>();
+    private final KeyListeners<SessionOutbox> byKey = new KeyListeners<>();
     private final SessionOutbox.Owner owner = new SessionOutbox.Owner() {
         @Override
         public void drop(SessionOutbox outbox, String why) {
@@ -110,8 +110,7 @@ public final class PushHub implements AutoCloseable {
                 long known = sinceRevision != null ? sinceRevision : before;
                 s.sent.merge(sub.key(), known, Math::min);
                 s.replaying.add(sub.key());
-                byKey.computeIfAbsent(sub.key(), k -> ConcurrentHashMap.newKeySet())
-                        .add(s);
+                byKey.add(sub.key(), s);
             }
         }
         // registered before reading: a change committed from here on is read, or held back, or both
@@ -159,7 +158,7 @@ public final class PushHub implements AutoCloseable {
             for (ConfigKey key : keys) {
                 s.sent.remove(key);
                 s.replaying.remove(key);
-                unindex(key, s);
+                byKey.remove(key, s);
             }
             s.heldBack.removeIf(c -> !s.sent.containsKey(c.key()));
         }
@@ -172,7 +171,7 @@ public final class PushHub implements AutoCloseable {
             synchronized (s) {
                 s.closeLocked();
                 for (ConfigKey key : s.sent.keySet()) {
-                    unindex(key, s);
+                    byKey.remove(key, s);
                 }
             }
         }
@@ -201,13 +200,6 @@ public final class PushHub implements AutoCloseable {
         senders.shutdown();
     }
 
-    private void unindex(ConfigKey key, SessionOutbox s) {
-        byKey.computeIfPresent(key, (k, set) -> {
-            set.remove(s);
-            return set.isEmpty() ? null : set;
-        });
-    }
-
     private void drop(SessionOutbox s, String why) {
         LOG.info("closing push session {}: {} queued (limit {})", s.transport, why, maxQueued);
         remove(s.transport);
@@ -223,11 +215,7 @@ public final class PushHub implements AutoCloseable {
     }
 
     private void changed(ConfigChangeLog.Change change) {
-        Set<SessionOutbox> listening = byKey.get(change.key());
-        if (listening == null) {
-            return;
-        }
-        for (SessionOutbox s : List.copyOf(listening)) {
+        for (SessionOutbox s : List.copyOf(byKey.of(change.key()))) {
             synchronized (s) {
                 if (!s.closed) {
                     s.offerLocked(change, false);
@@ -272,7 +260,7 @@ public final class PushHub implements AutoCloseable {
         public void onResync(long fromRevision) {
             changes.afterResync(
                     fromRevision,
-                    () -> List.copyOf(byKey.keySet()),
+                    () -> List.copyOf(byKey.keys()),
                     store::revision,
                     () -> !byKey.isEmpty(),
                     PushHub.this::changed);
