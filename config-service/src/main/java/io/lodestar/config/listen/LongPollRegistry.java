@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * Config long-polls held on this node, woken by this node's change feed: the server side of
  * nacos-client 1.4.x's {@code addListener}.
  *
- * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread:
- * tens of thousands fit on one node. Every node answers its own polls from its own feed, so a
+ * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread,
+ * so a node can hold one for every listening client. Every node answers its own polls from its own feed, so a
  * client hears of a change through whichever node it polls.
  *
  * <p>A client listed in a config's gray release (beta) compares against the beta's MD5, everyone
