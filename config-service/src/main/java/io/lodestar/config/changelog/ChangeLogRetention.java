@@ -43,8 +43,8 @@ public final class ChangeLogRetention implements AutoCloseable {
         /**
          * 100,000 changes (a client away for that many publishes resumes from current state), every
          * 10 s, 1,000 deletes per command. Often, so that a pass under sustained publishing trims a
-         * few seconds' worth of changes, not a minute's: the work is the same, but it no longer
-         * halves the publish rate for several seconds at a time.
+         * few seconds' worth of changes: the total work is the same, and small passes keep the
+         * trim's commands from crowding out publishes for long.
          */
         public static Settings defaults() {
             return new Settings(100_000, Duration.ofSeconds(10), 1000);
@@ -61,7 +61,7 @@ public final class ChangeLogRetention implements AutoCloseable {
      * true while the floor's revision is still {@code floorRevision}. Entries are only appended
      * after the last one (their keys end in the revision) and only removed by trims, which always
      * move the floor, so a pass counts just what was appended since the last one instead of the
-     * whole log (100,000 entries, every minute). A trim by another leader changes the floor and
+     * whole log at every pass. A trim by another leader changes the floor and
      * forces a full count.
      */
     private record Tally(long floorRevision, byte[] lastCounted, long count) {}

@@ -1,15 +1,11 @@
 package io.lodestar.config.history;
 
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.StoredFields;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /** The stored form of a history entry: a version byte, then its fields (the id is in the key). */
 final class HistoryCodec {
@@ -18,22 +14,19 @@ final class HistoryCodec {
     private HistoryCodec() {}
 
     static byte[] encode(HistoryEntry e) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(e.content().length() + 64);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(e.content().length() + 64)) {
             out.writeByte(VERSION);
             out.writeByte(e.operation().ordinal());
-            byte[] content = e.content().getBytes(StandardCharsets.UTF_8);
-            out.writeInt(content.length);
-            out.write(content);
+            out.writeString(e.content());
             out.writeUTF(e.md5());
-            StoredFields.writeOptional(out, e.appName());
-            StoredFields.writeOptional(out, e.srcIp());
-            StoredFields.writeOptional(out, e.srcUser());
+            out.writeOptionalUTF(e.appName());
+            out.writeOptionalUTF(e.srcIp());
+            out.writeOptionalUTF(e.srcUser());
             out.writeLong(e.time());
+            return out.toByteArray();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
-        return bytes.toByteArray();
     }
 
     /**
@@ -49,24 +42,22 @@ final class HistoryCodec {
     }
 
     static HistoryEntry decode(long id, ConfigKey key, byte[] stored) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("unknown stored history version " + version + " for " + key);
             }
-            HistoryEntry.Operation op = HistoryEntry.Operation.values()[in.readByte()];
-            byte[] content = new byte[in.readInt()];
-            in.readFully(content);
+            HistoryEntry.Operation op = HistoryEntry.Operation.values()[in.readByte("operation")];
             return new HistoryEntry(
                     id,
                     key,
                     op,
-                    new String(content, StandardCharsets.UTF_8),
-                    in.readUTF(),
-                    StoredFields.readOptional(in),
-                    StoredFields.readOptional(in),
-                    StoredFields.readOptional(in),
-                    in.readLong());
+                    in.readString("content"),
+                    in.readUTF("md5"),
+                    in.readOptionalUTF("appName"),
+                    in.readOptionalUTF("srcIp"),
+                    in.readOptionalUTF("srcUser"),
+                    in.readLong("time"));
         } catch (IOException ex) {
             throw new UncheckedIOException("corrupt history entry " + id + " of " + key, ex);
         }

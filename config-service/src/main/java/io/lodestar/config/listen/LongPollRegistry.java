@@ -10,13 +10,11 @@ import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -29,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * Config long-polls held on this node, woken by this node's change feed: the server side of
  * nacos-client 1.4.x's {@code addListener}.
  *
- * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread:
- * tens of thousands fit on one node. Every node answers its own polls from its own feed, so a
+ * <p>A held poll costs a map entry per listened key and one scheduled timeout, never a thread,
+ * so a node can hold one for every listening client. Every node answers its own polls from its own feed, so a
  * client hears of a change through whichever node it polls.
  *
  * <p>A client listed in a config's gray release (beta) compares against the beta's MD5, everyone
@@ -56,7 +54,7 @@ public final class LongPollRegistry implements AutoCloseable {
 
     private final ConfigService configs;
     private final long minHoldMs;
-    private final Map<ConfigKey, Set<HeldPoll>> byKey = new ConcurrentHashMap<>();
+    private final KeyListeners<HeldPoll> byKey = new KeyListeners<>();
     private final ScheduledThreadPoolExecutor timer;
     private final AutoCloseable subscription;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -104,13 +102,8 @@ public final class LongPollRegistry implements AutoCloseable {
         HeldPoll poll = new HeldPoll(md5s, clientIp);
         // index before checking: a change applied between the check and the indexing would
         // otherwise go unheard until the timeout
-        // (adding inside compute: an emptied set is removed inside computeIfPresent, never under us)
         for (ConfigKey key : md5s.keySet()) {
-            byKey.compute(key, (k, set) -> {
-                Set<HeldPoll> s = set == null ? ConcurrentHashMap.newKeySet() : set;
-                s.add(poll);
-                return s;
-            });
+            byKey.add(key, poll);
         }
         List<ConfigKey> changed = changed(md5s, clientIp, new HashMap<>());
         if (!changed.isEmpty()) {
@@ -133,9 +126,7 @@ public final class LongPollRegistry implements AutoCloseable {
 
     /** Polls currently held. */
     public int held() {
-        Set<HeldPoll> all = new HashSet<>();
-        byKey.values().forEach(all::addAll);
-        return all.size();
+        return byKey.all().size();
     }
 
     /** Stops listening to the feed and answers every held poll with no change, so clients re-poll. */
@@ -156,9 +147,7 @@ public final class LongPollRegistry implements AutoCloseable {
     }
 
     private List<HeldPoll> allHeld() {
-        Set<HeldPoll> all = new HashSet<>();
-        byKey.values().forEach(all::addAll);
-        return new ArrayList<>(all);
+        return new ArrayList<>(byKey.all());
     }
 
     private List<ConfigKey> changed(Map<ConfigKey, String> clientMd5s, String clientIp, Map<ConfigKey, Current> cache) {
@@ -187,8 +176,8 @@ public final class LongPollRegistry implements AutoCloseable {
     }
 
     private void keyChanged(ConfigKey key) {
-        Set<HeldPoll> polls = byKey.get(key);
-        if (polls == null || polls.isEmpty()) {
+        Set<HeldPoll> polls = byKey.of(key);
+        if (polls.isEmpty()) {
             return;
         }
         if (polls.size() <= DIRECT_ANSWERS) {
@@ -238,10 +227,7 @@ public final class LongPollRegistry implements AutoCloseable {
                 return;
             }
             for (ConfigKey key : md5s.keySet()) {
-                byKey.computeIfPresent(key, (k, set) -> {
-                    set.remove(this);
-                    return set.isEmpty() ? null : set;
-                });
+                byKey.remove(key, this);
             }
             ScheduledFuture<?> t = timeout;
             if (t != null) {

@@ -1,9 +1,7 @@
 package io.lodestar.config.namespace;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -14,31 +12,27 @@ final class NamespaceCodec {
     private NamespaceCodec() {}
 
     static byte[] encode(Namespace ns) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(64)) {
             out.writeByte(VERSION);
             out.writeUTF(ns.name());
-            out.writeBoolean(ns.desc() != null);
-            if (ns.desc() != null) {
-                out.writeUTF(ns.desc());
-            }
+            out.writeOptionalUTF(ns.desc());
             out.writeLong(ns.createTime());
             out.writeLong(ns.modifyTime());
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     static Namespace decode(String id, byte[] stored) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("unknown stored namespace version " + version + " for '" + id + "'");
             }
-            String name = in.readUTF();
-            String desc = in.readBoolean() ? in.readUTF() : null;
-            return new Namespace(id, name, desc, in.readLong(), in.readLong());
+            String name = in.readUTF("name");
+            String desc = in.readOptionalUTF("desc");
+            return new Namespace(id, name, desc, in.readLong("createTime"), in.readLong("modifyTime"));
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored namespace '" + id + "'", e);
         }

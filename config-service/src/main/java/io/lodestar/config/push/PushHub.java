@@ -1,23 +1,20 @@
 package io.lodestar.config.push;
 
-import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.changelog.ConfigChangeLog;
+import io.lodestar.config.listen.KeyListeners;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -44,14 +41,25 @@ public final class PushHub implements AutoCloseable {
     public static final int DEFAULT_MAX_QUEUED = 10_000;
 
     static final int FEED_CAPACITY = 65_536;
-    private static final int REPLAY_PAGE = 1_000;
 
     private final KvStore store;
-    private final ConfigService configs;
     private final ConfigChangeLog log;
+    private final ChangeReplay changes;
     private final int maxQueued;
-    private final Map<PushSession, Session> sessions = new ConcurrentHashMap<>();
-    private final Map<ConfigKey, Set<Session>> byKey = new ConcurrentHashMap<>();
+    private final Map<PushSession, SessionOutbox> sessions = new ConcurrentHashMap<>();
+    private final KeyListeners<SessionOutbox> byKey = new KeyListeners<>();
+    private final SessionOutbox.Owner owner = new SessionOutbox.Owner() {
+        @Override
+        public void drop(SessionOutbox outbox, String why) {
+            PushHub.this.drop(outbox, why);
+        }
+
+        @Override
+        public void failed(PushSession transport) {
+            remove(transport);
+            closeQuietly(transport, PushSession.CloseReason.SHUTDOWN);
+        }
+    };
     private final ExecutorService senders;
     private final AutoCloseable subscription;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,8 +70,8 @@ public final class PushHub implements AutoCloseable {
 
     public PushHub(KvStore store, ConfigService configs, int maxQueued) {
         this.store = store;
-        this.configs = configs;
         this.log = new ConfigChangeLog(store);
+        this.changes = new ChangeReplay(log, configs);
         this.maxQueued = maxQueued;
         AtomicInteger n = new AtomicInteger();
         this.senders = Executors.newCachedThreadPool(r -> {
@@ -90,7 +98,7 @@ public final class PushHub implements AutoCloseable {
             transport.close(PushSession.CloseReason.SHUTDOWN);
             return;
         }
-        Session s = sessions.computeIfAbsent(transport, Session::new);
+        SessionOutbox s = sessions.computeIfAbsent(transport, t -> new SessionOutbox(t, maxQueued, senders, owner));
         long before = store.revision();
         Map<ConfigKey, String> md5s = new HashMap<>();
         synchronized (s) {
@@ -102,50 +110,22 @@ public final class PushHub implements AutoCloseable {
                 long known = sinceRevision != null ? sinceRevision : before;
                 s.sent.merge(sub.key(), known, Math::min);
                 s.replaying.add(sub.key());
-                byKey.computeIfAbsent(sub.key(), k -> ConcurrentHashMap.newKeySet())
-                        .add(s);
+                byKey.add(sub.key(), s);
             }
         }
         // registered before reading: a change committed from here on is read, or held back, or both
-        List<ConfigChangeLog.Change> replay = new ArrayList<>();
+        List<ConfigChangeLog.Change> replay;
         long upTo = before;
         if (sinceRevision != null) {
-            long after = sinceRevision;
-            while (true) {
-                List<ConfigChangeLog.Change> page = log.after(after, REPLAY_PAGE);
-                for (ConfigChangeLog.Change c : page) {
-                    if (md5s.containsKey(c.key())) {
-                        replay.add(c);
-                        if (replay.size() > maxQueued) {
-                            drop(s, "a replay of more than " + maxQueued + " changes");
-                            return;
-                        }
-                    }
-                    after = c.revision();
-                }
-                if (page.size() < REPLAY_PAGE) {
-                    break;
-                }
+            ChangeReplay.Replay since = changes.since(md5s.keySet(), sinceRevision, before, maxQueued);
+            if (since == null) {
+                drop(s, "a replay of more than " + maxQueued + " changes");
+                return;
             }
-            upTo = Math.max(upTo, after);
-            if (!log.complete(sinceRevision)) {
-                // trimmed past it (checked after reading: the floor only rises, with each trim)
-                replay = changesSinceFromState(md5s.keySet(), sinceRevision, before);
-            }
+            replay = since.changes();
+            upTo = since.upTo();
         } else {
-            for (Map.Entry<ConfigKey, String> e : md5s.entrySet()) {
-                if (e.getValue() == null) {
-                    continue;
-                }
-                Config current = configs.get(e.getKey());
-                String currentMd5 = current == null ? "" : current.md5();
-                if (!currentMd5.equals(e.getValue())) {
-                    replay.add(new ConfigChangeLog.Change(
-                            current == null ? before : current.modRevision(),
-                            e.getKey(),
-                            current == null ? null : currentMd5));
-                }
-            }
+            replay = changes.mismatches(md5s, before);
         }
         synchronized (s) {
             if (s.closed) {
@@ -159,7 +139,7 @@ public final class PushHub implements AutoCloseable {
                 }
             }
             s.replaying.removeAll(md5s.keySet());
-            s.enqueueLocked(new Outgoing(null, upTo));
+            s.enqueueLocked(new SessionOutbox.Outgoing(null, upTo));
             List<ConfigChangeLog.Change> held = new ArrayList<>(s.heldBack);
             s.heldBack.clear();
             for (ConfigChangeLog.Change c : held) {
@@ -168,28 +148,9 @@ public final class PushHub implements AutoCloseable {
         }
     }
 
-    /**
-     * For a client resuming from before the change log's floor: a notice for each key whose config
-     * changed after {@code sinceRevision} (its current md5 and revision), and a {@code deleted}
-     * notice for each key with no config now (it may have had none before either; a client takes a
-     * delete of what it lacks as a no-op).
-     */
-    private List<ConfigChangeLog.Change> changesSinceFromState(Iterable<ConfigKey> keys, long sinceRevision, long now) {
-        List<ConfigChangeLog.Change> out = new ArrayList<>();
-        for (ConfigKey key : keys) {
-            Config current = configs.get(key);
-            if (current == null) {
-                out.add(new ConfigChangeLog.Change(now, key, null));
-            } else if (current.modRevision() > sinceRevision) {
-                out.add(new ConfigChangeLog.Change(current.modRevision(), key, current.md5()));
-            }
-        }
-        return out;
-    }
-
     /** Stops sending changes of {@code keys} to the session. */
     public void unsubscribe(PushSession transport, List<ConfigKey> keys) {
-        Session s = sessions.get(transport);
+        SessionOutbox s = sessions.get(transport);
         if (s == null) {
             return;
         }
@@ -197,7 +158,7 @@ public final class PushHub implements AutoCloseable {
             for (ConfigKey key : keys) {
                 s.sent.remove(key);
                 s.replaying.remove(key);
-                unindex(key, s);
+                byKey.remove(key, s);
             }
             s.heldBack.removeIf(c -> !s.sent.containsKey(c.key()));
         }
@@ -205,14 +166,12 @@ public final class PushHub implements AutoCloseable {
 
     /** Forgets the session (its connection closed). */
     public void remove(PushSession transport) {
-        Session s = sessions.remove(transport);
+        SessionOutbox s = sessions.remove(transport);
         if (s != null) {
             synchronized (s) {
-                s.closed = true;
-                s.queue.clear();
-                s.heldBack.clear();
+                s.closeLocked();
                 for (ConfigKey key : s.sent.keySet()) {
-                    unindex(key, s);
+                    byKey.remove(key, s);
                 }
             }
         }
@@ -241,14 +200,7 @@ public final class PushHub implements AutoCloseable {
         senders.shutdown();
     }
 
-    private void unindex(ConfigKey key, Session s) {
-        byKey.computeIfPresent(key, (k, set) -> {
-            set.remove(s);
-            return set.isEmpty() ? null : set;
-        });
-    }
-
-    private void drop(Session s, String why) {
+    private void drop(SessionOutbox s, String why) {
         LOG.info("closing push session {}: {} queued (limit {})", s.transport, why, maxQueued);
         remove(s.transport);
         closeQuietly(s.transport, PushSession.CloseReason.TOO_SLOW);
@@ -263,117 +215,10 @@ public final class PushHub implements AutoCloseable {
     }
 
     private void changed(ConfigChangeLog.Change change) {
-        Set<Session> listening = byKey.get(change.key());
-        if (listening == null) {
-            return;
-        }
-        for (Session s : List.copyOf(listening)) {
+        for (SessionOutbox s : List.copyOf(byKey.of(change.key()))) {
             synchronized (s) {
                 if (!s.closed) {
                     s.offerLocked(change, false);
-                }
-            }
-        }
-    }
-
-    /** A notice ({@code change} not null) or a subscribe acknowledgement up to {@code revision}. */
-    private record Outgoing(ConfigChangeLog.Change change, long revision) {}
-
-    private final class Session implements Runnable {
-        final PushSession transport;
-        /** Per subscribed key, the highest revision the client knows of (sent, or given by it). */
-        final Map<ConfigKey, Long> sent = new HashMap<>();
-        /** Keys whose replay is being read: their live changes wait in {@link #heldBack}. */
-        final Set<ConfigKey> replaying = new java.util.HashSet<>();
-
-        final List<ConfigChangeLog.Change> heldBack = new ArrayList<>();
-        final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
-        boolean scheduled;
-        boolean closed;
-
-        Session(PushSession transport) {
-            this.transport = transport;
-        }
-
-        /** Queues the change unless the client knows of it already; {@code replayed}: from the log read, not live. */
-        void offerLocked(ConfigChangeLog.Change c, boolean replayed) {
-            Long known = sent.get(c.key());
-            if (known == null) {
-                return; // unsubscribed
-            }
-            if (!replayed && replaying.contains(c.key())) {
-                if (heldBack.size() >= maxQueued) {
-                    closed = true;
-                    senders.execute(() -> drop(this, heldBack.size() + " held-back changes"));
-                    return;
-                }
-                heldBack.add(c);
-                return;
-            }
-            if (c.revision() <= known) {
-                return;
-            }
-            sent.put(c.key(), c.revision());
-            enqueueLocked(new Outgoing(c, c.revision()));
-        }
-
-        /** Queues an md5-mismatch notice: the client's content is stale whatever revision it had. */
-        void forceLocked(ConfigChangeLog.Change c) {
-            Long known = sent.get(c.key());
-            if (known == null) {
-                return;
-            }
-            sent.put(c.key(), Math.max(known, c.revision()));
-            enqueueLocked(new Outgoing(c, c.revision()));
-        }
-
-        void enqueueLocked(Outgoing o) {
-            if (closed) {
-                return;
-            }
-            if (queue.size() >= maxQueued) {
-                closed = true;
-                int size = queue.size();
-                try {
-                    senders.execute(() -> drop(this, size + " messages"));
-                } catch (RejectedExecutionException e) {
-                    // shutting down: close() closes it
-                }
-                return;
-            }
-            queue.addLast(o);
-            if (!scheduled) {
-                scheduled = true;
-                try {
-                    senders.execute(this);
-                } catch (RejectedExecutionException e) {
-                    scheduled = false;
-                }
-            }
-        }
-
-        @Override
-        public void run() {
-            while (true) {
-                Outgoing o;
-                synchronized (this) {
-                    o = closed ? null : queue.pollFirst();
-                    if (o == null) {
-                        scheduled = false;
-                        return;
-                    }
-                }
-                try {
-                    if (o.change() != null) {
-                        transport.send(o.change());
-                    } else {
-                        transport.subscribed(o.revision());
-                    }
-                } catch (RuntimeException e) {
-                    LOG.debug("push session {} failed to send; dropping it", transport, e);
-                    remove(transport);
-                    closeQuietly(transport, PushSession.CloseReason.SHUTDOWN);
-                    return;
                 }
             }
         }
@@ -413,23 +258,12 @@ public final class PushHub implements AutoCloseable {
 
         @Override
         public void onResync(long fromRevision) {
-            // per-key revisions drop what was sent already; a change may be logged from then on
-            long after = fromRevision - 1;
-            if (!log.complete(after)) {
-                changesSinceFromState(List.copyOf(byKey.keySet()), after, store.revision())
-                        .forEach(PushHub.this::changed);
-                return;
-            }
-            while (!byKey.isEmpty()) {
-                List<ConfigChangeLog.Change> page = log.after(after, REPLAY_PAGE);
-                for (ConfigChangeLog.Change c : page) {
-                    changed(c);
-                    after = c.revision();
-                }
-                if (page.size() < REPLAY_PAGE) {
-                    return;
-                }
-            }
+            changes.afterResync(
+                    fromRevision,
+                    () -> List.copyOf(byKey.keys()),
+                    store::revision,
+                    () -> !byKey.isEmpty(),
+                    PushHub.this::changed);
         }
 
         @Override

@@ -2,14 +2,10 @@ package io.lodestar.config.service;
 
 import io.lodestar.config.BetaConfig;
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.StoredFields;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,56 +26,43 @@ final class BetaCodec {
             String srcUser,
             long createTime,
             long modifyTime) {
-        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream(bytes.length + 64 + betaIps.size() * 16);
-        try (DataOutputStream out = new DataOutputStream(buffer)) {
+        try (FieldOutput out = new FieldOutput(content.length() + 64 + betaIps.size() * 16)) {
             out.writeByte(VERSION);
-            out.writeInt(bytes.length);
-            out.write(bytes);
+            out.writeString(content);
             out.writeUTF(md5);
             out.writeShort(betaIps.size());
             for (String ip : betaIps) {
                 out.writeUTF(ip);
             }
-            StoredFields.writeOptional(out, srcIp);
-            StoredFields.writeOptional(out, srcUser);
+            out.writeOptionalUTF(srcIp);
+            out.writeOptionalUTF(srcUser);
             out.writeLong(createTime);
             out.writeLong(modifyTime);
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return buffer.toByteArray();
     }
 
     static BetaConfig decode(ConfigKey key, byte[] stored, long createRevision, long modRevision) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("unknown stored beta version " + version + " for " + key);
             }
-            byte[] content = new byte[in.readInt()];
-            in.readFully(content);
-            String md5 = in.readUTF();
-            int n = in.readUnsignedShort();
+            String content = in.readString("content");
+            String md5 = in.readUTF("md5");
+            int n = in.readUnsignedShort("betaIps count");
             List<String> ips = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                ips.add(in.readUTF());
+                ips.add(in.readUTF("betaIps"));
             }
-            String srcIp = StoredFields.readOptional(in);
-            String srcUser = StoredFields.readOptional(in);
-            long createTime = in.readLong();
-            long modifyTime = in.readLong();
+            String srcIp = in.readOptionalUTF("srcIp");
+            String srcUser = in.readOptionalUTF("srcUser");
+            long createTime = in.readLong("createTime");
+            long modifyTime = in.readLong("modifyTime");
             return new BetaConfig(
-                    key,
-                    new String(content, StandardCharsets.UTF_8),
-                    md5,
-                    ips,
-                    srcIp,
-                    srcUser,
-                    createTime,
-                    modifyTime,
-                    createRevision,
-                    modRevision);
+                    key, content, md5, ips, srcIp, srcUser, createTime, modifyTime, createRevision, modRevision);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored beta " + key, e);
         }

@@ -3,11 +3,8 @@ package io.lodestar.config.service;
 import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.PublishRequest;
-import io.lodestar.config.StoredFields;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -21,47 +18,43 @@ final class ConfigCodec {
     private ConfigCodec() {}
 
     static byte[] encode(PublishRequest r, String md5, long createTime, long modifyTime) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(r.content().length() + 128);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(r.content().length() + 128)) {
             out.writeByte(VERSION);
-            byte[] content = r.content().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            out.writeInt(content.length);
-            out.write(content);
+            out.writeString(r.content());
             out.writeUTF(md5);
-            StoredFields.writeOptional(out, r.type());
-            StoredFields.writeOptional(out, r.appName());
-            StoredFields.writeOptional(out, r.desc());
-            StoredFields.writeOptional(out, r.tags());
-            StoredFields.writeOptional(out, r.srcIp());
-            StoredFields.writeOptional(out, r.srcUser());
+            out.writeOptionalUTF(r.type());
+            out.writeOptionalUTF(r.appName());
+            out.writeOptionalUTF(r.desc());
+            out.writeOptionalUTF(r.tags());
+            out.writeOptionalUTF(r.srcIp());
+            out.writeOptionalUTF(r.srcUser());
             out.writeLong(createTime);
             out.writeLong(modifyTime);
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     static Config decode(ConfigKey key, byte[] stored, long createRevision, long modRevision) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("unknown stored config version " + version + " for " + key);
             }
-            byte[] content = new byte[in.readInt()];
-            in.readFully(content);
-            String md5 = in.readUTF();
-            String type = StoredFields.readOptional(in);
-            String appName = StoredFields.readOptional(in);
-            String desc = StoredFields.readOptional(in);
-            String tags = StoredFields.readOptional(in);
-            String srcIp = StoredFields.readOptional(in);
-            String srcUser = StoredFields.readOptional(in);
-            long createTime = in.readLong();
-            long modifyTime = in.readLong();
+            String content = in.readString("content");
+            String md5 = in.readUTF("md5");
+            String type = in.readOptionalUTF("type");
+            String appName = in.readOptionalUTF("appName");
+            String desc = in.readOptionalUTF("desc");
+            String tags = in.readOptionalUTF("tags");
+            String srcIp = in.readOptionalUTF("srcIp");
+            String srcUser = in.readOptionalUTF("srcUser");
+            long createTime = in.readLong("createTime");
+            long modifyTime = in.readLong("modifyTime");
             return new Config(
                     key,
-                    new String(content, java.nio.charset.StandardCharsets.UTF_8),
+                    content,
                     md5,
                     type,
                     appName,

@@ -4,19 +4,35 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.NodeEvent;
+import org.yaml.snakeyaml.events.ScalarEvent;
+import org.yaml.snakeyaml.parser.Parser;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
 
 /**
  * Nacos's {@code .metadata.yml} (written by {@code exportV2}): a map with one key, {@code metadata},
  * holding a list of maps with {@code dataId}, {@code group}, {@code type}, {@code appName},
  * {@code desc} (and {@code configTags} in newer versions).
  *
- * <p>Written in block style with double-quoted values. Read: the subset of YAML that Nacos
- * (SnakeYAML's {@code dumpAsMap}: one flow mapping per item, wrapped at 80 columns) and
- * hand-written files use: block or flow mappings, plain, single- or double-quoted scalars that may
- * run over several lines, comments. Anything else is {@link IllegalArgumentException}.
+ * <p>Written in block style with double-quoted values. Read with SnakeYAML's event parser, so any
+ * YAML spelling Nacos (its {@code dumpAsMap}: one flow mapping per item, wrapped at 80 columns) or a
+ * person writes is understood, while the file is only ever read as strings: an uploaded archive is
+ * untrusted input. Anything else is {@link IllegalArgumentException}.
  */
 final class MetadataYaml {
     static final String ROOT = "metadata";
+
+    /** An archive entry is at most this large by default ({@link ArchiveLimits#defaults()}). */
+    static final int MAX_CODE_POINTS = 10 << 20;
 
     private MetadataYaml() {}
 
@@ -70,400 +86,170 @@ final class MetadataYaml {
         return b.append('"').toString();
     }
 
-    /** The items of a metadata file, each as its key/value map. */
+    /**
+     * The items of a metadata file, each as its key/value map; a plain {@code ~}, {@code null} or empty
+     * value is a null. Anything but a {@code metadata} list of flat string maps is refused.
+     *
+     * @throws IllegalArgumentException for text that is not such a file, for anchors, aliases and tags,
+     *     and for text over {@link #MAX_CODE_POINTS}
+     */
     static List<Map<String, String>> read(String text) {
-        return new Parser(text.replace("\r\n", "\n").replace('\r', '\n')).document();
+        return read(text, MAX_CODE_POINTS);
     }
 
-    /** A cursor over the text. Lines keep their indentation; comments start at a '#' after a space. */
-    private static final class Parser {
-        private final String s;
-        private int pos;
+    static List<Map<String, String>> read(String text, int maxCodePoints) {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(maxCodePoints);
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        try {
+            return new Reader(new ParserImpl(new StreamReader(body), options)).document();
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
+            throw new IllegalArgumentException(problem + (mark == null ? "" : " at line " + (mark.getLine() + 1)));
+        } catch (YAMLException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
 
-        Parser(String s) {
-            this.s = s.startsWith("\uFEFF") ? s.substring(1) : s;
+    /**
+     * Walks the parser's events and builds nothing but strings: no node graph, no type resolution, no
+     * constructed objects, so tags cannot name classes and aliases cannot multiply. The shape is checked
+     * as each event arrives, so nesting deeper than the file's own four levels stops at the first
+     * unexpected event; the scanner's code point limit bounds the size.
+     */
+    private static final class Reader {
+        private final Parser parser;
+
+        Reader(Parser parser) {
+            this.parser = parser;
         }
 
         List<Map<String, String>> document() {
-            skipBlankLines();
-            if (peek() == '-' && s.startsWith("---", pos)) {
-                skipLine();
-                skipBlankLines();
+            expect(Event.ID.StreamStart, "a YAML stream");
+            if (parser.checkEvent(Event.ID.StreamEnd)) {
+                throw error(parser.peekEvent(), "expected '" + ROOT + ":'");
             }
-            if (!s.startsWith(ROOT + ":", pos) || column() != 0) {
-                throw error("expected '" + ROOT + ":'");
+            expect(Event.ID.DocumentStart, "a document");
+            Event root = next();
+            if (!root.is(Event.ID.MappingStart)) {
+                throw error(root, "expected '" + ROOT + ":'");
             }
-            pos += ROOT.length() + 1;
-            skipSpaces();
-            List<Map<String, String>> items = new ArrayList<>();
-            if (peek() == '[') { // flow sequence, e.g. "metadata: []"
-                pos++;
-                skipFlowSpace();
-                while (peek() != ']') {
-                    items.add(flowMapping());
-                    skipFlowSpace();
-                    if (peek() == ',') {
-                        pos++;
-                        skipFlowSpace();
-                    } else if (peek() != ']') {
-                        throw error("expected ',' or ']'");
-                    }
-                }
-                pos++;
-                expectEndOfLine();
-                skipBlankLines();
-            } else {
-                expectEndOfLine();
-                skipBlankLines();
-                int seqIndent = -1;
-                while (pos < s.length()) {
-                    int indent = indentHere();
-                    if (seqIndent < 0) {
-                        seqIndent = indent;
-                    }
-                    pos += indent;
-                    if (indent != seqIndent || !(peek() == '-' && (peekAt(1) == ' ' || peekAt(1) == '\n'))) {
-                        throw error("expected a list item '- '");
-                    }
-                    pos++;
-                    skipSpaces();
-                    if (peek() == '{') {
-                        items.add(flowMapping());
-                        expectEndOfLine();
-                    } else {
-                        items.add(blockMapping(column()));
-                    }
-                    skipBlankLines();
-                }
+            checkPlain(root);
+            Event key = next();
+            if (!(key instanceof ScalarEvent) || !ROOT.equals(((ScalarEvent) key).getValue())) {
+                throw error(key, "expected '" + ROOT + ":'");
             }
+            checkPlain(key);
+            List<Map<String, String>> items = items();
+            if (!parser.checkEvent(Event.ID.MappingEnd)) {
+                throw error(parser.peekEvent(), "expected nothing but '" + ROOT + ":'");
+            }
+            next();
+            expect(Event.ID.DocumentEnd, "the end of the document");
+            expect(Event.ID.StreamEnd, "a single document");
             return items;
         }
 
-        /** A block mapping whose first key starts at the cursor, at column {@code indent}. */
-        private Map<String, String> blockMapping(int indent) {
-            Map<String, String> m = new LinkedHashMap<>();
-            while (true) {
-                String key = plainKey();
-                skipSpaces();
-                String value;
-                if (peek() == '"' || peek() == '\'') {
-                    value = quoted();
-                    expectEndOfLine();
-                } else {
-                    value = plainBlockValue(indent);
-                }
-                m.put(key, value);
-                skipBlankLines();
-                if (pos >= s.length() || indentHere() != indent) {
-                    return m;
-                }
-                pos += indent;
+        private List<Map<String, String>> items() {
+            Event value = next();
+            checkPlain(value);
+            List<Map<String, String>> items = new ArrayList<>();
+            if (value instanceof ScalarEvent && stringOf((ScalarEvent) value) == null) {
+                return items; // "metadata:" with no items
             }
+            if (!value.is(Event.ID.SequenceStart)) {
+                throw error(value, "expected a list of items under '" + ROOT + ":'");
+            }
+            while (!parser.checkEvent(Event.ID.SequenceEnd)) {
+                items.add(item());
+            }
+            next();
+            return items;
         }
 
-        private String plainKey() {
-            int start = pos;
-            while (pos < s.length() && s.charAt(pos) != ':' && s.charAt(pos) != '\n') {
-                pos++;
+        private Map<String, String> item() {
+            Event start = next();
+            checkPlain(start);
+            if (!start.is(Event.ID.MappingStart)) {
+                throw error(start, "expected an item 'key: value'");
             }
-            if (peek() != ':') {
-                throw error("expected 'key: value'");
+            Map<String, String> item = new LinkedHashMap<>();
+            while (!parser.checkEvent(Event.ID.MappingEnd)) {
+                String key = scalar("a key");
+                if (key == null) {
+                    throw error(parser.peekEvent(), "expected a key");
+                }
+                item.put(key, scalar("a value"));
             }
-            String key = s.substring(start, pos).trim();
-            pos++;
-            if (key.isEmpty() || !(peek() == ' ' || peek() == '\n' || pos >= s.length())) {
-                throw error("expected 'key: value'");
-            }
-            return key;
+            next();
+            return item;
         }
 
-        /** A plain value to the end of the line, folded with more-indented continuation lines. */
-        private String plainBlockValue(int keyIndent) {
-            StringBuilder v = new StringBuilder(restOfLine());
-            while (pos < s.length()) {
-                int save = pos;
-                skipBlankLines();
-                if (pos < s.length() && indentHere() > keyIndent && !looksLikeKey(pos + indentHere())) {
-                    pos += indentHere();
-                    String more = restOfLine();
-                    v.append(v.length() == 0 ? "" : " ").append(more);
-                } else {
-                    pos = save;
-                    break;
-                }
+        private String scalar(String what) {
+            Event e = next();
+            checkPlain(e);
+            if (!(e instanceof ScalarEvent)) {
+                throw error(e, "expected " + what + ", not " + describe(e));
             }
-            String value = v.toString();
-            return value.isEmpty() || value.equals("~") || value.equals("null") ? null : value;
+            return stringOf((ScalarEvent) e);
         }
 
-        private boolean looksLikeKey(int at) {
-            int nl = s.indexOf('\n', at);
-            String line = s.substring(at, nl < 0 ? s.length() : nl);
-            return line.startsWith("- ") || line.matches("[A-Za-z_]+:( .*)?");
+        private static String stringOf(ScalarEvent e) {
+            String v = e.getValue();
+            boolean plain = e.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN;
+            return plain && (v.isEmpty() || v.equals("~") || v.equals("null")) ? null : v;
         }
 
-        private String restOfLine() {
-            int nl = s.indexOf('\n', pos);
-            int end = nl < 0 ? s.length() : nl;
-            String line = s.substring(pos, end);
-            int comment = line.indexOf(" #");
-            if (comment >= 0) {
-                line = line.substring(0, comment);
-            }
-            pos = end;
-            if (pos < s.length()) {
-                pos++;
-            }
-            return line.trim();
-        }
-
-        private Map<String, String> flowMapping() {
-            if (peek() != '{') {
-                throw error("expected '{'");
-            }
-            pos++;
-            Map<String, String> m = new LinkedHashMap<>();
-            skipFlowSpace();
-            while (peek() != '}') {
-                String key = flowScalar(true);
-                skipFlowSpace();
-                if (peek() != ':') {
-                    throw error("expected ':' in a flow mapping");
-                }
-                pos++;
-                skipFlowSpace();
-                String value = peek() == ',' || peek() == '}' ? null : flowScalar(false);
-                m.put(key, value);
-                skipFlowSpace();
-                if (peek() == ',') {
-                    pos++;
-                    skipFlowSpace();
-                } else if (peek() != '}') {
-                    throw error("expected ',' or '}'");
-                }
-            }
-            pos++;
-            return m;
-        }
-
-        private String flowScalar(boolean key) {
-            if (peek() == '"' || peek() == '\'') {
-                return quoted();
-            }
-            StringBuilder v = new StringBuilder();
-            while (pos < s.length()) {
-                char c = s.charAt(pos);
-                if (c == ','
-                        || c == '}'
-                        || c == '{'
-                        || c == '['
-                        || c == ']'
-                        || (c == ':'
-                                && (peekAt(1) == ' ' || peekAt(1) == '\n' || peekAt(1) == ',' || peekAt(1) == '}'))) {
-                    break;
-                }
-                if (c == '\n') { // a plain scalar folds: the line break and the indentation become one space
-                    pos++;
-                    while (peek() == ' ') {
-                        pos++;
-                    }
-                    v.append(' ');
-                    continue;
-                }
-                v.append(c);
-                pos++;
-            }
-            String value = v.toString().trim();
-            if (value.isEmpty()) {
-                throw error(key ? "expected a key" : "expected a value");
-            }
-            return value.equals("~") || value.equals("null") ? null : value;
-        }
-
-        private String quoted() {
-            char q = s.charAt(pos++);
-            StringBuilder v = new StringBuilder();
-            while (true) {
-                if (pos >= s.length()) {
-                    throw error("unterminated quoted string");
-                }
-                char c = s.charAt(pos++);
-                if (c == q) {
-                    if (q == '\'' && peek() == '\'') {
-                        v.append('\'');
-                        pos++;
-                        continue;
-                    }
-                    return v.toString();
-                }
-                if (c == '\n') {
-                    foldLineBreak(v);
-                } else if (c == '\\' && q == '"') {
-                    escape(v);
-                } else {
-                    v.append(c);
-                }
-            }
-        }
-
-        /** Inside quotes a line break folds to a space (blank lines to newlines); indentation is dropped. */
-        private void foldLineBreak(StringBuilder v) {
-            int len = v.length();
-            while (len > 0 && (v.charAt(len - 1) == ' ' || v.charAt(len - 1) == '\t')) {
-                len--;
-            }
-            v.setLength(len);
-            int blank = 0;
-            while (true) {
-                while (peek() == ' ' || peek() == '\t') {
-                    pos++;
-                }
-                if (peek() == '\n') {
-                    blank++;
-                    pos++;
-                } else {
-                    break;
-                }
-            }
-            v.append(blank == 0 ? " " : "\n".repeat(blank));
-        }
-
-        private void escape(StringBuilder v) {
-            if (pos >= s.length()) {
-                throw error("unterminated escape");
-            }
-            char e = s.charAt(pos++);
-            switch (e) {
-                case 'n' -> v.append('\n');
-                case 'r' -> v.append('\r');
-                case 't', '\t' -> v.append('\t');
-                case '0' -> v.append('\0');
-                case 'a' -> v.append('\u0007');
-                case 'b' -> v.append('\b');
-                case 'e' -> v.append('\u001b');
-                case 'f' -> v.append('\f');
-                case 'v' -> v.append('\u000b');
-                case ' ' -> v.append(' ');
-                case '"', '\\', '/' -> v.append(e);
-                case 'N' -> v.append('\u0085');
-                case '_' -> v.append('\u00a0');
-                case 'L' -> v.append('\u2028');
-                case 'P' -> v.append('\u2029');
-                case 'x' -> v.appendCodePoint(hex(2));
-                case 'u' -> v.appendCodePoint(hex(4));
-                case 'U' -> v.appendCodePoint(hex(8));
-                case '\n' -> { // an escaped line break: joined without a space
-                    while (peek() == ' ' || peek() == '\t') {
-                        pos++;
-                    }
-                }
-                default -> throw error("unknown escape '\\" + e + "'");
-            }
-        }
-
-        private int hex(int digits) {
-            if (pos + digits > s.length()) {
-                throw error("short escape");
-            }
-            try {
-                int cp = Integer.parseUnsignedInt(s.substring(pos, pos + digits), 16);
-                pos += digits;
-                if (!Character.isValidCodePoint(cp)) {
-                    throw error("invalid code point in escape");
-                }
-                return cp;
-            } catch (NumberFormatException ex) {
-                throw error("bad hex escape");
-            }
-        }
-
-        private void skipFlowSpace() {
-            while (pos < s.length()) {
-                char c = s.charAt(pos);
-                if (c == ' ' || c == '\t' || c == '\n') {
-                    pos++;
-                } else if (c == '#' && (pos == 0 || s.charAt(pos - 1) == ' ' || s.charAt(pos - 1) == '\n')) {
-                    skipLine();
-                } else {
-                    return;
-                }
-            }
-        }
-
-        private void skipSpaces() {
-            while (peek() == ' ' || peek() == '\t') {
-                pos++;
-            }
-        }
-
-        private void expectEndOfLine() {
-            skipSpaces();
-            if (peek() == '#') {
-                skipLine();
+        /** Anchors, aliases and tags have no place in the file; refusing them keeps it plain text. */
+        private void checkPlain(Event e) {
+            if (!(e instanceof NodeEvent)) {
                 return;
             }
-            if (pos < s.length() && s.charAt(pos) != '\n') {
-                throw error("unexpected text after the value");
+            if (e instanceof AliasEvent || ((NodeEvent) e).getAnchor() != null) {
+                throw error(e, "anchors and aliases are not allowed");
             }
-            if (pos < s.length()) {
-                pos++;
-            }
-        }
-
-        /** Skips empty, whitespace-only and comment-only lines; leaves the cursor at a line start. */
-        private void skipBlankLines() {
-            while (pos < s.length()) {
-                int i = pos;
-                while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
-                    i++;
-                }
-                if (i >= s.length()) {
-                    pos = i;
-                } else if (s.charAt(i) == '\n') {
-                    pos = i + 1;
-                } else if (s.charAt(i) == '#') {
-                    pos = i;
-                    skipLine();
-                } else {
-                    return;
-                }
+            String tag = e instanceof ScalarEvent
+                    ? ((ScalarEvent) e).getTag()
+                    : e instanceof CollectionStartEvent ? ((CollectionStartEvent) e).getTag() : null;
+            if (tag != null) {
+                throw error(e, "tags are not allowed");
             }
         }
 
-        private void skipLine() {
-            int nl = s.indexOf('\n', pos);
-            pos = nl < 0 ? s.length() : nl + 1;
-        }
-
-        private int indentHere() {
-            int i = pos;
-            while (i < s.length() && s.charAt(i) == ' ') {
-                i++;
+        private void expect(Event.ID id, String what) {
+            Event e = next();
+            if (!e.is(id)) {
+                throw error(e, "expected " + what + ", not " + describe(e));
             }
-            return i - pos;
         }
 
-        private int column() {
-            int lineStart = s.lastIndexOf('\n', pos - 1) + 1;
-            return pos - lineStart;
-        }
-
-        private char peek() {
-            return pos < s.length() ? s.charAt(pos) : '\0';
-        }
-
-        private char peekAt(int ahead) {
-            return pos + ahead < s.length() ? s.charAt(pos + ahead) : '\0';
-        }
-
-        private IllegalArgumentException error(String what) {
-            int line = 1;
-            for (int i = 0; i < Math.min(pos, s.length()); i++) {
-                if (s.charAt(i) == '\n') {
-                    line++;
-                }
+        private Event next() {
+            Event e = parser.getEvent();
+            if (e instanceof AliasEvent) {
+                throw error(e, "anchors and aliases are not allowed");
             }
-            return new IllegalArgumentException(what + " at line " + line);
+            return e;
+        }
+
+        private static String describe(Event e) {
+            switch (e.getEventId()) {
+                case Scalar:
+                    return "a value";
+                case SequenceStart:
+                    return "a list";
+                case MappingStart:
+                    return "a map";
+                case DocumentStart:
+                    return "another document";
+                default:
+                    return "the end";
+            }
+        }
+
+        private static IllegalArgumentException error(Event at, String what) {
+            Mark mark = at.getStartMark();
+            return new IllegalArgumentException(what + (mark == null ? "" : " at line " + (mark.getLine() + 1)));
         }
     }
 }

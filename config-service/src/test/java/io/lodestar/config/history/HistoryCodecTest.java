@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.lodestar.config.ConfigKey;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,5 +51,20 @@ class HistoryCodecTest {
         assertThrows(IllegalStateException.class, () -> HistoryCodec.time(stored));
         assertThrows(IllegalStateException.class, () -> HistoryCodec.time(new byte[] {1, 0, 0}));
         assertThrows(IllegalStateException.class, () -> HistoryCodec.time(new byte[0]));
+    }
+
+    /** HistoryCodec's output before FieldOutput, for {@link #OLD_ENTRY}. */
+    private static final String OLD_HEX =
+            "0101000000046320c3bc00026d350001000831302e302e302e31010005616c696365000000000000002a";
+
+    private static final HistoryEntry OLD_ENTRY =
+            new HistoryEntry(9, KEY, HistoryEntry.Operation.UPDATE, "c ü", "m5", null, "10.0.0.1", "alice", 42L);
+
+    @Test
+    void anEntryStoredByEarlierBuildsDecodesAndReEncodesToTheSameBytes() {
+        byte[] old = HexFormat.of().parseHex(OLD_HEX);
+        HistoryEntry e = HistoryCodec.decode(9, KEY, old);
+        assertEquals(OLD_ENTRY, e);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(old, HistoryCodec.encode(e));
     }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.ConfigKey;
-import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.ServedConfig;
 import io.lodestar.config.changelog.ConfigChangeLog;
+import io.lodestar.config.listen.BetaChangeNotices;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
@@ -14,40 +14,33 @@ import io.lodestar.config.push.PushSession;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.NotFoundException;
 import io.lodestar.kv.KvStore;
-import io.lodestar.kv.feed.ChangeEvent;
-import io.lodestar.kv.feed.ChangeListener;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The config requests of nacos-client 2.x/3.x: query, publish (with compare-and-publish and gray
  * release), remove and batch listen, and the {@code ConfigChangeNotifyRequest} pushed to a
- * listening connection when a key it listens to changes on this node's change feed (the client
- * then queries). Failures are answered in each request's own response type, with the codes
+ * listening connection when a key it listens to changes (the push hub's config changes and
+ * config-service's gray-release notices; the client then queries). Failures are answered in each request's own response type, with the codes
  * Nacos answers them with ({@code ErrorMapping}: a missing config is 300, a lost
  * compare-and-publish 500). Which content a client is served (a gray release or the
  * stable config) is decided by its socket address, as over HTTP.
  */
 final class ConfigRequests implements AutoCloseable {
-    private static final int FEED_CAPACITY = 4_096;
-
     private final ConfigService configs;
     private final LongPollRegistry listeners;
     private final PushHub push;
     private final Map<Connection, Notifier> notifiers = new ConcurrentHashMap<>();
-    /** Who listens to each key here, for the gray-release changes, which the change log does not carry. */
-    private final Map<ConfigKey, Set<Notifier>> listening = new ConcurrentHashMap<>();
-
-    private final AutoCloseable betaFeed;
+    /** Gray-release changes, which the change log (and so the push hub) does not carry. */
+    private final BetaChangeNotices betas;
 
     ConfigRequests(KvStore store, ConfigService configs, LongPollRegistry listeners, PushHub push) {
         this.configs = configs;
         this.listeners = listeners;
         this.push = push;
-        this.betaFeed = store.subscribe(new BetaChanges(), FEED_CAPACITY);
+        this.betas = new BetaChangeNotices(store);
     }
 
     void register(RequestDispatcher dispatcher, Connections connections) {
@@ -72,20 +65,13 @@ final class ConfigRequests implements AutoCloseable {
     private void unlisten(Notifier n, List<ConfigKey> keys) {
         for (ConfigKey k : keys) {
             n.keys.remove(k);
-            listening.computeIfPresent(k, (key, set) -> {
-                set.remove(n);
-                return set.isEmpty() ? null : set;
-            });
+            betas.unlisten(k, n);
         }
     }
 
     @Override
     public void close() {
-        try {
-            betaFeed.close();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot unsubscribe from the change feed", e);
-        }
+        betas.close();
     }
 
     private CompletableFuture<Reply> query(ConfigOp.Read op, GrpcRequest.Call call) {
@@ -148,9 +134,7 @@ final class ConfigRequests implements AutoCloseable {
         }
         for (ListeningEntry e : entries) {
             n.keys.put(e.key(), spelled.get(e.key()));
-            listening
-                    .computeIfAbsent(e.key(), k -> ConcurrentHashMap.newKeySet())
-                    .add(n);
+            betas.listen(e.key(), n);
         }
         push.subscribe(
                 n,
@@ -167,34 +151,8 @@ final class ConfigRequests implements AutoCloseable {
         });
     }
 
-    /**
-     * A gray release started, changed, stopped or was promoted: tell every connection listening to
-     * the key, since which of them it concerns depends on their addresses; the others find their md5
-     * unchanged when they ask.
-     */
-    private final class BetaChanges implements ChangeListener {
-        @Override
-        public boolean hears(String keyspace) {
-            return ConfigKeyspaces.BETA.equals(keyspace);
-        }
-
-        @Override
-        public void onChange(ChangeEvent event) {
-            ConfigKey key = ConfigKey.fromStoreKey(event.key());
-            Set<Notifier> set = listening.get(key);
-            if (set != null) {
-                set.forEach(n -> n.notice(key));
-            }
-        }
-
-        @Override
-        public void onResync(long fromRevision) {
-            // missed gray-release changes are found by the clients' full re-listen (every 3 minutes)
-        }
-    }
-
     /** Tells one connection's client that a key it listens to changed: it then asks for the content. */
-    private static final class Notifier implements PushSession {
+    private static final class Notifier implements PushSession, BetaChangeNotices.Listener {
         private final Connection connection;
         /** The keys listened to, each with its namespace as the client names it. */
         final Map<ConfigKey, String> keys = new ConcurrentHashMap<>();
@@ -206,6 +164,11 @@ final class ConfigRequests implements AutoCloseable {
         @Override
         public void send(ConfigChangeLog.Change change) {
             notice(change.key());
+        }
+
+        @Override
+        public void betaChanged(ConfigKey key) {
+            notice(key);
         }
 
         void notice(ConfigKey key) {

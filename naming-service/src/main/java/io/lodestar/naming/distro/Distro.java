@@ -10,7 +10,6 @@ import io.lodestar.naming.ephemeral.Mutation;
 import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.ephemeral.ServiceSnapshot;
 import io.lodestar.naming.model.ServiceKey;
-import io.lodestar.naming.persistent.Fields;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -293,14 +292,14 @@ public final class Distro implements AutoCloseable {
                     out.writeLong(result == null ? 0 : result.clientBeatIntervalMs());
                 } else if (cause instanceof InvalidRequestException invalid) {
                     out.writeByte(2);
-                    Fields.writeString(out, invalid.field());
-                    Fields.writeString(out, invalid.getMessage());
+                    out.writeString(invalid.field());
+                    out.writeString(invalid.getMessage());
                 } else if (cause instanceof InstanceNotFoundException notFound) {
                     out.writeByte(3);
                     DistroCodec.writeAddress(out, notFound.address());
                 } else {
                     out.writeByte(4);
-                    Fields.writeString(out, String.valueOf(cause.getMessage()));
+                    out.writeString(String.valueOf(cause.getMessage()));
                 }
                 DistroCodec.writeCopies(out, copy.map(List::of).orElse(List.of()));
                 DistroCodec.writeKeys(out, copy.isPresent() ? List.of() : List.of(write.service()));
@@ -320,11 +319,11 @@ public final class Distro implements AutoCloseable {
                             ? new BeatResult(status == 0 ? BeatResult.Status.OK : BeatResult.Status.UNKNOWN, interval)
                             : null;
                 }
-                case 2 -> failure = new InvalidRequestException(Fields.readString(in), Fields.readString(in));
+                case 2 -> failure = new InvalidRequestException(in.readString("field"), in.readString("message"));
                 case 3 -> failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
                 default ->
                     failure = new StoreUnavailableException(
-                            "the service's owner failed the write: " + Fields.readString(in));
+                            "the service's owner failed the write: " + in.readString("message"));
             }
             DistroCodec.readCopies(in).forEach(this::merge);
             DistroCodec.readKeys(in).forEach(this::drop);

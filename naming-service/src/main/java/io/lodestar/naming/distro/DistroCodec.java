@@ -1,16 +1,13 @@
 package io.lodestar.naming.distro;
 
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.ServiceKey;
-import io.lodestar.naming.persistent.Fields;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -31,28 +28,27 @@ final class DistroCodec {
 
     /** Writes one message body. */
     interface Writer {
-        void write(DataOutputStream out) throws IOException;
+        void write(FieldOutput out) throws IOException;
     }
 
     /** Reads one message body. */
     interface Reader<T> {
-        T read(DataInputStream in) throws IOException;
+        T read(FieldInput in) throws IOException;
     }
 
     static byte[] encode(Writer writer) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(256)) {
             out.writeByte(VERSION);
             writer.write(out);
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     /** Decodes, or {@link IllegalArgumentException} naming what is wrong (a peer of another version, a cut frame). */
     static <T> T decode(byte[] body, Reader<T> reader) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
+        try (FieldInput in = new FieldInput(body)) {
             byte version = in.readByte();
             if (version != VERSION) {
                 throw new IllegalArgumentException(
@@ -64,56 +60,56 @@ final class DistroCodec {
         }
     }
 
-    static void writeKey(DataOutputStream out, ServiceKey key) throws IOException {
-        Fields.writeString(out, key.namespace());
-        Fields.writeString(out, key.group());
-        Fields.writeString(out, key.service());
+    static void writeKey(FieldOutput out, ServiceKey key) throws IOException {
+        out.writeString(key.namespace());
+        out.writeString(key.group());
+        out.writeString(key.service());
     }
 
-    static ServiceKey readKey(DataInputStream in) throws IOException {
-        return new ServiceKey(Fields.readString(in), Fields.readString(in), Fields.readString(in));
+    static ServiceKey readKey(FieldInput in) throws IOException {
+        return new ServiceKey(in.readString("namespace"), in.readString("group"), in.readString("service"));
     }
 
-    static void writeAddress(DataOutputStream out, InstanceAddress a) throws IOException {
-        Fields.writeString(out, a.cluster());
-        Fields.writeString(out, a.ip());
+    static void writeAddress(FieldOutput out, InstanceAddress a) throws IOException {
+        out.writeString(a.cluster());
+        out.writeString(a.ip());
         out.writeInt(a.port());
     }
 
-    static InstanceAddress readAddress(DataInputStream in) throws IOException {
-        return new InstanceAddress(Fields.readString(in), Fields.readString(in), in.readInt());
+    static InstanceAddress readAddress(FieldInput in) throws IOException {
+        return new InstanceAddress(in.readString("cluster"), in.readString("ip"), in.readInt("port"));
     }
 
-    static void writeInstance(DataOutputStream out, Instance i) throws IOException {
-        Fields.writeOptional(out, i.instanceId());
-        Fields.writeString(out, i.ip());
+    static void writeInstance(FieldOutput out, Instance i) throws IOException {
+        out.writeOptionalString(i.instanceId());
+        out.writeString(i.ip());
         out.writeInt(i.port());
         out.writeDouble(i.weight());
         out.writeBoolean(i.enabled());
         out.writeBoolean(i.healthy());
         out.writeBoolean(i.ephemeral());
-        Fields.writeString(out, i.cluster());
-        Fields.writeMap(out, i.metadata());
+        out.writeString(i.cluster());
+        out.writeMap(i.metadata());
     }
 
-    static Instance readInstance(DataInputStream in) throws IOException {
+    static Instance readInstance(FieldInput in) throws IOException {
         return new Instance(
-                Fields.readOptional(in),
-                Fields.readString(in),
-                in.readInt(),
-                in.readDouble(),
-                in.readBoolean(),
-                in.readBoolean(),
-                in.readBoolean(),
-                Fields.readString(in),
-                Fields.readMap(in));
+                in.readOptionalString("instanceId"),
+                in.readString("ip"),
+                in.readInt("port"),
+                in.readDouble("weight"),
+                in.readBoolean("enabled"),
+                in.readBoolean("healthy"),
+                in.readBoolean("ephemeral"),
+                in.readString("cluster"),
+                in.readMap("metadata"));
     }
 
     /**
      * Copies: per service its key, then per address the version, a live flag and either the
      * instance with its holder (optional) or the address.
      */
-    static void writeCopies(DataOutputStream out, List<ServiceCopy> copies) throws IOException {
+    static void writeCopies(FieldOutput out, List<ServiceCopy> copies) throws IOException {
         out.writeInt(copies.size());
         for (ServiceCopy c : copies) {
             writeKey(out, c.service());
@@ -123,7 +119,7 @@ final class DistroCodec {
                 out.writeBoolean(e.live());
                 if (e.live()) {
                     writeInstance(out, e.instance());
-                    Fields.writeOptional(out, e.holder());
+                    out.writeOptionalString(e.holder());
                 } else {
                     writeAddress(out, e.address());
                 }
@@ -131,7 +127,7 @@ final class DistroCodec {
         }
     }
 
-    static List<ServiceCopy> readCopies(DataInputStream in) throws IOException {
+    static List<ServiceCopy> readCopies(FieldInput in) throws IOException {
         int n = count(in);
         List<ServiceCopy> out = new ArrayList<>(n);
         for (int s = 0; s < n; s++) {
@@ -142,7 +138,7 @@ final class DistroCodec {
                 long version = in.readLong();
                 entries.add(
                         in.readBoolean()
-                                ? ServiceCopy.Entry.live(readInstance(in), version, Fields.readOptional(in))
+                                ? ServiceCopy.Entry.live(readInstance(in), version, in.readOptionalString("holder"))
                                 : ServiceCopy.Entry.removed(readAddress(in), version));
             }
             out.add(new ServiceCopy(key, entries));
@@ -150,48 +146,48 @@ final class DistroCodec {
         return out;
     }
 
-    static void writeChecksums(DataOutputStream out, Map<ServiceKey, String> checksums) throws IOException {
+    static void writeChecksums(FieldOutput out, Map<ServiceKey, String> checksums) throws IOException {
         out.writeInt(checksums.size());
         for (Map.Entry<ServiceKey, String> e : checksums.entrySet()) {
             writeKey(out, e.getKey());
-            Fields.writeString(out, e.getValue());
+            out.writeString(e.getValue());
         }
     }
 
-    static Map<ServiceKey, String> readChecksums(DataInputStream in) throws IOException {
+    static Map<ServiceKey, String> readChecksums(FieldInput in) throws IOException {
         int n = count(in);
         Map<ServiceKey, String> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            out.put(readKey(in), Fields.readString(in));
+            out.put(readKey(in), in.readString("checksum"));
         }
         return out;
     }
 
     /** Member addresses, in order (a sender's sorted view of the live members). */
-    static void writeMembers(DataOutputStream out, List<String> members) throws IOException {
+    static void writeMembers(FieldOutput out, List<String> members) throws IOException {
         out.writeInt(members.size());
         for (String m : members) {
-            Fields.writeString(out, m);
+            out.writeString(m);
         }
     }
 
-    static List<String> readMembers(DataInputStream in) throws IOException {
+    static List<String> readMembers(FieldInput in) throws IOException {
         int n = count(in);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(Fields.readString(in));
+            out.add(in.readString("member"));
         }
         return out;
     }
 
-    static void writeKeys(DataOutputStream out, List<ServiceKey> keys) throws IOException {
+    static void writeKeys(FieldOutput out, List<ServiceKey> keys) throws IOException {
         out.writeInt(keys.size());
         for (ServiceKey k : keys) {
             writeKey(out, k);
         }
     }
 
-    static List<ServiceKey> readKeys(DataInputStream in) throws IOException {
+    static List<ServiceKey> readKeys(FieldInput in) throws IOException {
         int n = count(in);
         List<ServiceKey> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -200,7 +196,7 @@ final class DistroCodec {
         return out;
     }
 
-    static void writePatch(DataOutputStream out, InstancePatch p) throws IOException {
+    static void writePatch(FieldOutput out, InstancePatch p) throws IOException {
         out.writeBoolean(p.weight() != null);
         if (p.weight() != null) {
             out.writeDouble(p.weight());
@@ -211,44 +207,44 @@ final class DistroCodec {
         }
         out.writeBoolean(p.metadata() != null);
         if (p.metadata() != null) {
-            Fields.writeMap(out, p.metadata());
+            out.writeMap(p.metadata());
         }
     }
 
-    static InstancePatch readPatch(DataInputStream in) throws IOException {
+    static InstancePatch readPatch(FieldInput in) throws IOException {
         Double weight = in.readBoolean() ? in.readDouble() : null;
         Boolean enabled = in.readBoolean() ? in.readBoolean() : null;
-        Map<String, String> metadata = in.readBoolean() ? Fields.readMap(in) : null;
+        Map<String, String> metadata = in.readBoolean() ? in.readMap("metadata") : null;
         return new InstancePatch(weight, enabled, metadata);
     }
 
-    static void writeBeat(DataOutputStream out, Optional<BeatInfo> beat) throws IOException {
+    static void writeBeat(FieldOutput out, Optional<BeatInfo> beat) throws IOException {
         out.writeBoolean(beat.isPresent());
         if (beat.isPresent()) {
             BeatInfo b = beat.get();
-            Fields.writeString(out, b.ip());
+            out.writeString(b.ip());
             out.writeInt(b.port());
             out.writeDouble(b.weight());
-            Fields.writeOptional(out, b.cluster());
-            Fields.writeMap(out, b.metadata());
-            Fields.writeOptional(out, b.serviceName());
+            out.writeOptionalString(b.cluster());
+            out.writeMap(b.metadata());
+            out.writeOptionalString(b.serviceName());
         }
     }
 
-    static Optional<BeatInfo> readBeat(DataInputStream in) throws IOException {
+    static Optional<BeatInfo> readBeat(FieldInput in) throws IOException {
         if (!in.readBoolean()) {
             return Optional.empty();
         }
         return Optional.of(new BeatInfo(
-                Fields.readString(in),
-                in.readInt(),
-                in.readDouble(),
-                Fields.readOptional(in),
-                Fields.readMap(in),
-                Fields.readOptional(in)));
+                in.readString("beat ip"),
+                in.readInt("beat port"),
+                in.readDouble("beat weight"),
+                in.readOptionalString("beat cluster"),
+                in.readMap("beat metadata"),
+                in.readOptionalString("beat serviceName")));
     }
 
-    private static int count(DataInputStream in) throws IOException {
+    private static int count(FieldInput in) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > in.available()) { // every element takes at least one byte
             throw new IOException("bad element count " + n);

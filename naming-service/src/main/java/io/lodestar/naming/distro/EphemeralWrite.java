@@ -1,13 +1,12 @@
 package io.lodestar.naming.distro;
 
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import io.lodestar.naming.model.BeatInfo;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.InstancePatch;
 import io.lodestar.naming.model.ServiceKey;
-import io.lodestar.naming.persistent.Fields;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -27,17 +26,17 @@ public sealed interface EphemeralWrite {
 
     record Beat(ServiceKey service, InstanceAddress address, Optional<BeatInfo> beat) implements EphemeralWrite {}
 
-    static void write(DataOutputStream out, EphemeralWrite w) throws IOException {
+    static void write(FieldOutput out, EphemeralWrite w) throws IOException {
         if (w instanceof Register r) {
             out.writeByte(1);
             DistroCodec.writeKey(out, r.service());
             DistroCodec.writeInstance(out, r.instance());
-            Fields.writeOptional(out, r.holder());
+            out.writeOptionalString(r.holder());
         } else if (w instanceof Deregister d) {
             out.writeByte(2);
             DistroCodec.writeKey(out, d.service());
             DistroCodec.writeAddress(out, d.address());
-            Fields.writeOptional(out, d.ifHeldBy());
+            out.writeOptionalString(d.ifHeldBy());
         } else if (w instanceof Update u) {
             out.writeByte(3);
             DistroCodec.writeKey(out, u.service());
@@ -55,11 +54,13 @@ public sealed interface EphemeralWrite {
         }
     }
 
-    static EphemeralWrite read(DataInputStream in) throws IOException {
+    static EphemeralWrite read(FieldInput in) throws IOException {
         byte op = in.readByte();
         return switch (op) {
-            case 1 -> new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in), Fields.readOptional(in));
-            case 2 -> new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in), Fields.readOptional(in));
+            case 1 ->
+                new Register(DistroCodec.readKey(in), DistroCodec.readInstance(in), in.readOptionalString("holder"));
+            case 2 ->
+                new Deregister(DistroCodec.readKey(in), DistroCodec.readAddress(in), in.readOptionalString("ifHeldBy"));
             case 3 -> new Update(DistroCodec.readKey(in), DistroCodec.readInstance(in));
             case 4 -> new Patch(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readPatch(in));
             case 5 -> new Beat(DistroCodec.readKey(in), DistroCodec.readAddress(in), DistroCodec.readBeat(in));

@@ -1,11 +1,9 @@
 package io.lodestar.naming.persistent;
 
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -19,30 +17,29 @@ final class InstanceCodec {
     private InstanceCodec() {}
 
     static byte[] encode(Instance i) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(64)) {
             out.writeByte(VERSION);
-            Fields.writeOptional(out, i.instanceId());
+            out.writeOptionalString(i.instanceId());
             out.writeDouble(i.weight());
             out.writeBoolean(i.enabled());
             out.writeBoolean(i.healthy());
-            Fields.writeMap(out, i.metadata());
+            out.writeMap(i.metadata());
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     static Instance decode(InstanceAddress address, byte[] stored) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("unknown stored instance version " + version + " at " + address);
             }
-            String id = Fields.readOptional(in);
-            double weight = in.readDouble();
-            boolean enabled = in.readBoolean();
-            boolean healthy = in.readBoolean();
+            String id = in.readOptionalString("instanceId");
+            double weight = in.readDouble("weight");
+            boolean enabled = in.readBoolean("enabled");
+            boolean healthy = in.readBoolean("healthy");
             return new Instance(
                     id,
                     address.ip(),
@@ -52,7 +49,7 @@ final class InstanceCodec {
                     healthy,
                     false,
                     address.cluster(),
-                    Fields.readMap(in));
+                    in.readMap("metadata"));
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored instance at " + address, e);
         }

@@ -1,12 +1,10 @@
 package io.lodestar.naming.persistent;
 
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.ServiceSpec;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -28,48 +26,52 @@ final class ServiceSpecCodec {
     record Decoded(ServiceSpec spec, boolean defined) {}
 
     static byte[] encode(ServiceSpec spec, boolean defined) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(64)) {
             out.writeByte(VERSION);
             out.writeDouble(spec.protectThreshold());
-            Fields.writeMap(out, spec.metadata());
+            out.writeMap(spec.metadata());
             out.writeInt(spec.clusters().size());
             for (Map.Entry<String, HealthCheckSettings> e : spec.clusters().entrySet()) {
                 HealthCheckSettings h = e.getValue();
-                Fields.writeString(out, e.getKey());
+                out.writeString(e.getKey());
                 out.writeByte(code(h.type()));
-                Fields.writeString(out, h.httpPath());
+                out.writeString(h.httpPath());
                 out.writeInt(h.checkPort());
                 out.writeBoolean(h.useInstancePort());
-                Fields.writeString(out, h.expectedCodes());
+                out.writeString(h.expectedCodes());
             }
             out.writeBoolean(defined);
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     static Decoded decode(byte[] stored) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(stored))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(stored)) {
+            byte version = in.readByte("version");
             if (version != VERSION && version != VERSION_1) {
                 throw new IllegalStateException("unknown stored service version " + version);
             }
-            double threshold = in.readDouble();
-            Map<String, String> metadata = Fields.readMap(in);
-            int n = in.readInt();
+            double threshold = in.readDouble("protectThreshold");
+            Map<String, String> metadata = in.readMap("metadata");
+            int n = in.readInt("clusters count");
             Map<String, HealthCheckSettings> clusters = new LinkedHashMap<>();
             for (int i = 0; i < n; i++) {
-                String name = Fields.readString(in);
-                CheckerType type = type(in.readByte());
+                String name = in.readString("cluster name");
+                CheckerType type = type(in.readByte("checker type"));
                 clusters.put(
                         name,
                         new HealthCheckSettings(
-                                type, Fields.readString(in), in.readInt(), in.readBoolean(), Fields.readString(in)));
+                                type,
+                                in.readString("httpPath"),
+                                in.readInt("checkPort"),
+                                in.readBoolean("useInstancePort"),
+                                in.readString("expectedCodes")));
             }
             ServiceSpec spec = new ServiceSpec(threshold, metadata, clusters);
-            return new Decoded(spec, version == VERSION_1 ? !spec.equals(ServiceSpec.DEFAULT) : in.readBoolean());
+            return new Decoded(
+                    spec, version == VERSION_1 ? !spec.equals(ServiceSpec.DEFAULT) : in.readBoolean("defined"));
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt stored service", e);
         }

@@ -8,6 +8,7 @@ import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.ServiceSpec;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,5 +41,17 @@ class ServiceSpecCodecTest {
         byte[] v1 = Arrays.copyOf(v2, v2.length - 1);
         v1[0] = 1;
         return v1;
+    }
+
+    /** ServiceSpecCodec's output before FieldOutput, for {@code SPEC} defined. */
+    private static final String OLD_HEX =
+            "023fd333333333333300000001000000056f776e6572000000067465616d2d61000000010000000377656202000000072f6865616c746800001f90000000000332303001";
+
+    @Test
+    void storedByEarlierBuildsDecodesAndReEncodesToTheSameBytes() {
+        byte[] old = HexFormat.of().parseHex(OLD_HEX);
+        ServiceSpecCodec.Decoded decoded = ServiceSpecCodec.decode(old);
+        assertEquals(new ServiceSpecCodec.Decoded(SPEC, true), decoded);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(old, ServiceSpecCodec.encode(decoded.spec(), true));
     }
 }
