@@ -194,20 +194,19 @@ final class DistroWrites {
             Throwable cause =
                     error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             Optional<ServiceCopy> copy = registry.copy(write.service());
+            WriteStatus status = cause == null ? WriteStatus.applied(result) : WriteStatus.failed(cause);
             return DistroCodec.encode(out -> {
-                if (cause == null) {
-                    out.writeByte(result != null && result.status() == BeatResult.Status.UNKNOWN ? 1 : 0);
-                    out.writeLong(result == null ? 0 : result.clientBeatIntervalMs());
-                } else if (cause instanceof InvalidRequestException invalid) {
-                    out.writeByte(2);
-                    Fields.writeString(out, invalid.field());
-                    Fields.writeString(out, invalid.getMessage());
-                } else if (cause instanceof InstanceNotFoundException notFound) {
-                    out.writeByte(3);
-                    DistroCodec.writeAddress(out, notFound.address());
-                } else {
-                    out.writeByte(4);
-                    Fields.writeString(out, String.valueOf(cause.getMessage()));
+                out.writeByte(status.code());
+                switch (status) {
+                    case OK, BEAT_UNKNOWN -> out.writeLong(result == null ? 0 : result.clientBeatIntervalMs());
+                    case INVALID_REQUEST -> {
+                        InvalidRequestException invalid = (InvalidRequestException) cause;
+                        Fields.writeString(out, invalid.field());
+                        Fields.writeString(out, invalid.getMessage());
+                    }
+                    case INSTANCE_NOT_FOUND ->
+                        DistroCodec.writeAddress(out, ((InstanceNotFoundException) cause).address());
+                    default -> Fields.writeString(out, String.valueOf(cause.getMessage()));
                 }
                 DistroCodec.writeCopies(out, copy.map(List::of).orElse(List.of()));
                 DistroCodec.writeKeys(out, copy.isPresent() ? List.of() : List.of(write.service()));
@@ -217,18 +216,22 @@ final class DistroWrites {
 
     private BeatResult answerOf(EphemeralWrite write, byte[] answer) {
         return DistroCodec.decode(answer, in -> {
-            byte status = in.readByte();
+            WriteStatus status = WriteStatus.of(in.readByte());
             RuntimeException failure = null;
             BeatResult result = null;
             switch (status) {
-                case 0, 1 -> {
+                case OK, BEAT_UNKNOWN -> {
                     long interval = in.readLong();
                     result = write instanceof EphemeralWrite.Beat
-                            ? new BeatResult(status == 0 ? BeatResult.Status.OK : BeatResult.Status.UNKNOWN, interval)
+                            ? new BeatResult(
+                                    status == WriteStatus.OK ? BeatResult.Status.OK : BeatResult.Status.UNKNOWN,
+                                    interval)
                             : null;
                 }
-                case 2 -> failure = new InvalidRequestException(Fields.readString(in), Fields.readString(in));
-                case 3 -> failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
+                case INVALID_REQUEST ->
+                    failure = new InvalidRequestException(Fields.readString(in), Fields.readString(in));
+                case INSTANCE_NOT_FOUND ->
+                    failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
                 default ->
                     failure = new StoreUnavailableException(
                             "the service's owner failed the write: " + Fields.readString(in));
