@@ -20,7 +20,8 @@ import java.util.zip.CRC32;
  *
  * <p>The member view is re-read at most every {@value #REFRESH_MILLIS} ms, not per call: every
  * registration and beat asks for an owner, and a fresh view reads each member's HTTP address from
- * the store. A tenth of a second is small beside the directory's own lag of one to three seconds.
+ * the store. That refresh interval is small beside the directory's own lag in noticing a member
+ * come or go.
  */
 public final class DistroRing {
     private static final long REFRESH_MILLIS = 100;

@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 /**
  * The addresses removed from one service lately (its tombstones). Almost every service that has
  * any has one: a client's instance that went with its connection. That one is kept inline; a map
- * is made only for a second, so a registry churning through services keeps about 50 bytes per
- * tombstone rather than a map's 150.
+ * is made only for a second, so a registry churning through services keeps a small record per
+ * tombstone rather than a map's several times larger footprint.
  */
 final class Removals {
     /** A removed address: the version of the removal, and when this registry learnt of it (registry clock). */

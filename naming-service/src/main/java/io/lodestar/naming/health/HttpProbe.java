@@ -29,8 +29,8 @@ import java.util.concurrent.TimeoutException;
  * <p>Runs on one {@link HttpClient}: its selector thread ({@code HttpClient-N-SelectorManager},
  * named by the JDK) does the I/O for every probe in flight and one thread of ours, {@value
  * #THREAD_NAME}, completes them. The client is built on the first probe, not at start-up: building
- * one loads the JDK's TLS stack (about 400 classes, half a second on a 2-core machine), and most
- * registries never configure an HTTP check.
+ * one loads the JDK's TLS stack, which slows start-up noticeably, and most registries never
+ * configure an HTTP check.
  */
 public final class HttpProbe implements Probe {
     static final String THREAD_NAME = "health-probe-http";

@@ -13,8 +13,8 @@ import java.util.Set;
  * HealthChecker}), give up on a probe after {@value #DEFAULT_TIMEOUT_MS} ms, mark a healthy
  * instance unhealthy after {@value #DEFAULT_FAILURE_THRESHOLD} failures in a row and an unhealthy
  * one healthy after {@value #DEFAULT_SUCCESS_THRESHOLD} success. Why: one lost SYN or one slow
- * answer from a busy instance must not pull it out of every client's list (that costs a 10–15 s
- * outage of a healthy instance per blip), while a recovered instance should take traffic again
+ * answer from a busy instance must not pull it out of every client's list (every
+ * client then stops using a healthy instance until the next probes and pushes bring it back), while a recovered instance should take traffic again
  * at once: an open port or a 2xx is strong evidence, and a flapping instance is still removed
  * within three failed probes. Nacos uses 3 and 3; Kubernetes probes use 3 and 1, as here.
  *
