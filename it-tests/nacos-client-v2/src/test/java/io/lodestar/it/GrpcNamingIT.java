@@ -62,6 +62,17 @@ class GrpcNamingIT {
         return out;
     }
 
+    /** The whole list answer, for a failure's message. */
+    private static String listing(ServerProcess p, String service) {
+        try {
+            return Http.json(p.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=" + service)
+                    .path("hosts")
+                    .toString();
+        } catch (Exception e) {
+            return "no list: " + e;
+        }
+    }
+
     private static Set<String> addresses(List<Instance> instances) {
         Set<String> out = new TreeSet<>();
         for (Instance i : instances) {
@@ -286,10 +297,14 @@ class GrpcNamingIT {
                 "the node reset its client before stopping");
         List<ServerProcess> survivors = cluster.othersThan(connected);
         Await.until(SOON, "the client is connected to a survivor", () -> connectedTo(survivors) != null);
+        long stopped = System.nanoTime();
         Await.holdsFor(
                 Duration.ofSeconds(25),
                 "listed healthy by a survivor",
-                () -> listedOverHttp(other, "moved", true).equals(Set.of("127.0.0.75:7500")));
+                () -> listedOverHttp(other, "moved", true).equals(Set.of("127.0.0.75:7500")),
+                () -> listing(other, "moved") + " on " + other.httpAddress() + ", "
+                        + (System.nanoTime() - stopped) / 1_000_000 + " ms after the stop, client on "
+                        + connectedTo(survivors));
     }
 
     private static ServerProcess connectedNode(List<ServerProcess> nodes) {
