@@ -4,10 +4,10 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.lodestar.error.ErrorKind;
+import io.lodestar.error.Failures;
 import io.lodestar.error.LodestarException;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -125,7 +125,7 @@ public final class ErrorMapping {
 
     /** As {@link #map(Throwable, Context)}, naming the failed request as {@code request} ("METHOD path") in the log. */
     public static Mapped map(Throwable e, String request) {
-        Throwable cause = unwrap(e);
+        Throwable cause = Failures.cause(e);
         if (cause instanceof LodestarException known) {
             return new Mapped(
                     TABLE.get(known.kind()).status(),
@@ -139,7 +139,7 @@ public final class ErrorMapping {
 
     /** The v2 answer for {@code e}; an unexpected error is logged naming {@code request} ("METHOD path"). */
     public static V2 v2(Throwable e, String request) {
-        Throwable cause = unwrap(e);
+        Throwable cause = Failures.cause(e);
         if (cause instanceof LodestarException known) {
             Row row = TABLE.get(known.kind());
             String data = known.kind() == ErrorKind.MISSING
@@ -162,20 +162,12 @@ public final class ErrorMapping {
      * unexpected error is logged naming {@code request}.
      */
     public static Grpc grpc(Throwable e, String requestType, String request) {
-        Throwable cause = unwrap(e);
+        Throwable cause = Failures.cause(e);
         if (cause instanceof LodestarException known) {
             Grpc own = GRPC_BY_TYPE.getOrDefault(requestType, Map.of()).get(known.kind());
             return own != null ? own : new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
         }
         return new Grpc(GRPC_SERVER_ERROR, unexpected(cause, request));
-    }
-
-    private static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException || e instanceof java.util.concurrent.ExecutionException)
-                && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 
     /**

@@ -4,13 +4,13 @@ import com.alipay.remoting.CustomSerializerManager;
 import com.alipay.sofa.jraft.rpc.RpcContext;
 import com.alipay.sofa.jraft.rpc.RpcProcessor;
 import com.alipay.sofa.jraft.rpc.RpcServer;
+import io.lodestar.error.Failures;
 import io.lodestar.kv.KvException;
 import io.lodestar.kv.NotLeaderException;
 import io.lodestar.kv.cluster.PeerMessageHandler;
 import io.lodestar.kv.command.WriteResult;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,12 +98,7 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
             return;
         }
         local.proposeAsLeader(request.command()).whenComplete((result, error) -> {
-            ForwardReply reply = error == null
-                    ? reply(ForwardReply.OK, result, null)
-                    : replyFor(
-                            error instanceof CompletionException && error.getCause() != null
-                                    ? error.getCause()
-                                    : error);
+            ForwardReply reply = error == null ? reply(ForwardReply.OK, result, null) : replyFor(Failures.cause(error));
             ctx.sendResponse(codec.seal(reply, replyContext));
         });
     }
@@ -129,7 +124,7 @@ public final class ForwardServer implements RpcProcessor<ForwardFrame> {
     }
 
     private static String rootMessage(Throwable error) {
-        Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable t = Failures.cause(error);
         return String.valueOf(t.getMessage());
     }
 

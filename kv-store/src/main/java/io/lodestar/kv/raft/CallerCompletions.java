@@ -1,7 +1,7 @@
 package io.lodestar.kv.raft;
 
+import io.lodestar.error.Failures;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,8 +66,7 @@ final class CallerCompletions {
         if (error == null) {
             future.complete(value);
         } else {
-            future.completeExceptionally(
-                    error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+            future.completeExceptionally(Failures.cause(error));
         }
     }
 }

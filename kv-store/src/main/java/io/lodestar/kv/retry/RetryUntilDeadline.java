@@ -1,5 +1,6 @@
 package io.lodestar.kv.retry;
 
+import io.lodestar.error.Failures;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -70,7 +71,7 @@ public final class RetryUntilDeadline {
             once = CompletableFuture.failedFuture(e);
         }
         once.whenComplete((value, error) -> {
-            Throwable cause = unwrap(error);
+            Throwable cause = Failures.cause(error);
             if (cause == null) {
                 result.complete(value);
             } else if (retryable.test(cause)) {
@@ -87,9 +88,5 @@ public final class RetryUntilDeadline {
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(onShutdown.get());
         }
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

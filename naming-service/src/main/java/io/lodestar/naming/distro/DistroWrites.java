@@ -1,5 +1,6 @@
 package io.lodestar.naming.distro;
 
+import io.lodestar.error.Failures;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.PeerChannel;
@@ -11,7 +12,6 @@ import io.lodestar.naming.model.ServiceKey;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -172,7 +172,7 @@ final class DistroWrites {
      * message it could not deliver or got no answer to as another error.
      */
     private static boolean notReady(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.cause(error);
         return cause instanceof StoreUnavailableException;
     }
 
@@ -190,8 +190,7 @@ final class DistroWrites {
         }
         EphemeralWrite write = DistroCodec.decode(body, EphemeralWrite::read);
         return local.applyLocally(write).handle((result, error) -> {
-            Throwable cause =
-                    error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause = Failures.cause(error);
             Optional<ServiceCopy> copy = registry.copy(write.service());
             WriteStatus status = cause == null ? WriteStatus.applied(result) : WriteStatus.failed(cause);
             return DistroCodec.encode(out -> {

@@ -1,5 +1,6 @@
 package io.lodestar.naming.health;
 
+import io.lodestar.error.Failures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -12,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -121,7 +121,7 @@ public final class HttpProbe implements Probe {
     }
 
     private ProbeResult failed(Throwable error, Duration timeout) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.cause(error);
         if (closed || cause instanceof RejectedExecutionException) {
             return ProbeResult.unknown("probe closed");
         }

@@ -1,10 +1,10 @@
 package io.lodestar.naming.service;
 
+import io.lodestar.error.Failures;
 import io.lodestar.kv.KvStore;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.ServiceNotFoundException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -26,7 +26,7 @@ final class AbsenceConfirmation {
      */
     <T> CompletableFuture<T> confirming(Supplier<CompletableFuture<T>> op) {
         return op.get().exceptionallyCompose(e -> {
-            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause = Failures.cause(e);
             return cause instanceof ServiceNotFoundException || cause instanceof InstanceNotFoundException
                     ? store.linearizable().thenCompose(caughtUp -> op.get())
                     : CompletableFuture.failedFuture(cause);
