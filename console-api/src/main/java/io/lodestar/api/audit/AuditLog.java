@@ -69,26 +69,44 @@ public final class AuditLog implements AutoCloseable {
         return new AuditLog(logger, appender);
     }
 
+    /** Resources named on one line; a request naming more is counted, not listed in full. */
+    static final int MAX_RESOURCES = 32;
+    /** Characters kept of one field; a dataId or a principal a client made huge is cut. */
+    static final int MAX_FIELD_CHARS = 512;
+
     /**
-     * Records one event. {@code principal} may be null; {@code operation} is as {@code
+     * Records one event. Its size is bounded (at most {@value #MAX_RESOURCES} resources of at most
+     * {@value #MAX_FIELD_CHARS} characters each, the same for every other field), so a request
+     * cannot write a line of its own choosing's size and roll the log's history away. {@code principal} may be null; {@code operation} is as {@code
      * AccessRules} names it, its entry point read from it.
      */
     public void record(String principal, String source, String operation, List<String> resources, int outcome) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("time", Instant.now().toString());
         if (principal != null) {
-            line.put("principal", principal);
+            line.put("principal", bounded(principal));
         }
-        line.put("source", source);
+        line.put("source", bounded(source));
         line.put("entryPoint", operation.startsWith("WS ") ? "websocket" : operation.contains(" /") ? "http" : "grpc");
-        line.put("operation", operation);
-        line.put("resources", resources);
+        line.put("operation", bounded(operation));
+        line.put(
+                "resources",
+                resources.stream().limit(MAX_RESOURCES).map(AuditLog::bounded).toList());
+        if (resources.size() > MAX_RESOURCES) {
+            line.put("resourcesNotListed", resources.size() - MAX_RESOURCES);
+        }
         line.put("outcome", outcome);
         try {
             logger.info(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an audit line did not serialize", e);
         }
+    }
+
+    private static String bounded(String field) {
+        return field.length() <= MAX_FIELD_CHARS
+                ? field
+                : field.substring(0, MAX_FIELD_CHARS) + "...(" + field.length() + " chars)";
     }
 
     @Override
