@@ -44,6 +44,12 @@ public final class LongPollRegistry implements AutoCloseable {
     public static final long NACOS_MIN_HOLD_MS = 10_000;
     /** Nacos answers this much before the client's own timeout, so the answer arrives in time. */
     static final long HOLD_MARGIN_MS = 500;
+    /**
+     * The longest a poll is held, whatever the client asks: a held poll is a socket and a listener
+     * entry, and a client asking for hours would pin them. nacos-client asks for 30 s and may be
+     * configured up to a few minutes.
+     */
+    public static final long MAX_HOLD_MS = 300_000;
     /** Feed events buffered for the registry before it falls back to rechecking every held poll. */
     static final int FEED_CAPACITY = 65_536;
     /**
@@ -77,9 +83,12 @@ public final class LongPollRegistry implements AutoCloseable {
         this.subscription = store.subscribe(new FeedListener(), FEED_CAPACITY);
     }
 
-    /** How long an unchanged poll with the client's {@code Long-Pulling-Timeout} is held. */
+    /**
+     * How long an unchanged poll with the client's {@code Long-Pulling-Timeout} is held: a little
+     * less than the client waits, at least the minimum and at most {@value #MAX_HOLD_MS} ms.
+     */
     public long holdMs(long clientTimeoutMs) {
-        return Math.max(minHoldMs, clientTimeoutMs - HOLD_MARGIN_MS);
+        return Math.min(MAX_HOLD_MS, Math.max(minHoldMs, clientTimeoutMs - HOLD_MARGIN_MS));
     }
 
     /**

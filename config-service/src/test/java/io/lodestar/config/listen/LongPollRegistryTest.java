@@ -77,6 +77,8 @@ class LongPollRegistryTest {
             assertEquals(29_500, nacos.holdMs(30_000), "nacos-client's 30 s timeout");
             assertEquals(10_000, nacos.holdMs(10_000), "never below 10 s");
             assertEquals(10_000, nacos.holdMs(0), "never below 10 s");
+            assertEquals(LongPollRegistry.MAX_HOLD_MS, nacos.holdMs(Long.MAX_VALUE), "never above the cap");
+            assertEquals(LongPollRegistry.MAX_HOLD_MS, nacos.holdMs(86_400_000), "a day is capped");
         }
     }
 
