@@ -106,9 +106,7 @@ public final class AccessRules {
             Map.entry("GET /nacos/v1/ns/operator/switches", CLUSTER_READ),
             Map.entry("PUT /nacos/v1/ns/operator/switches", CLUSTER_WRITE),
             Map.entry("GET /nacos/v2/core/loader/current", CLUSTER_READ),
-            Map.entry("GET /nacos/v2/core/loader/reloadCurrent", CLUSTER_WRITE),
             Map.entry("POST /nacos/v2/core/loader/reloadCurrent", CLUSTER_WRITE),
-            Map.entry("GET /nacos/v2/core/loader/reloadClient", CLUSTER_WRITE),
             Map.entry("POST /nacos/v2/core/loader/reloadClient", CLUSTER_WRITE));
 
     private AccessRules() {}

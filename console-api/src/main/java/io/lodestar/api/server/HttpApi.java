@@ -38,6 +38,8 @@ import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
 import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.service.NamingService;
+import java.util.Objects;
+import java.util.stream.Collectors;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
@@ -141,7 +143,13 @@ public final class HttpApi {
         PushRoutes.install(app, s.push(), s.auth()::checkRead);
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
         if (s.grpc() != null) {
-            ConnectionRoutes.install(app, s.grpc());
+            ConnectionRoutes.install(
+                    app,
+                    s.grpc(),
+                    () -> s.store().cluster().members().stream()
+                            .map(m -> m.httpAddress())
+                            .filter(Objects::nonNull)
+                            .collect(Collectors.toSet()));
         }
         // every route that acts on configs or services: parsed once, checked, then served
         Routes routes = new Routes(app, fast, checks);

@@ -284,7 +284,7 @@ class GrpcApiTest {
                     .asText();
             assertEquals(
                     200,
-                    httpGet("/nacos/v2/core/loader/reloadClient?connectionId=" + id)
+                    http("POST", "/nacos/v2/core/loader/reloadClient?connectionId=" + id)
                             .statusCode());
             assertNotNull(c.awaitPushed("ConnectResetRequest", 5), "the client is told to go elsewhere");
             Await.until(Duration.ofSeconds(10), "the connection closed", () -> !c.streamEnd.isEmpty());
@@ -298,15 +298,26 @@ class GrpcApiTest {
 
     @Test
     void reloadClientNamesAMissingOrUnknownConnection() throws Exception {
-        var missing = httpGet("/nacos/v2/core/loader/reloadClient");
+        var missing = http("POST", "/nacos/v2/core/loader/reloadClient");
         assertEquals(400, missing.statusCode());
         assertTrue(missing.body().contains("connectionId"), missing.body());
-        var unknown = httpGet("/nacos/v2/core/loader/reloadClient?connectionId=nobody");
+        var unknown = http("POST", "/nacos/v2/core/loader/reloadClient?connectionId=nobody");
         assertEquals(404, unknown.statusCode());
         assertTrue(unknown.body().contains("nobody"), unknown.body());
-        var badRedirect = httpGet("/nacos/v2/core/loader/reloadClient?connectionId=nobody&redirectAddress=x");
+        var badRedirect = http("POST", "/nacos/v2/core/loader/reloadClient?connectionId=nobody&redirectAddress=x");
         assertEquals(400, badRedirect.statusCode());
         assertTrue(badRedirect.body().contains("redirectAddress"), badRedirect.body());
+    }
+
+    @Test
+    void reloadsArePostOnlyAndRedirectOnlyToMembers() throws Exception {
+        var overGet = http("GET", "/nacos/v2/core/loader/reloadCurrent?count=0");
+        assertTrue(
+                overGet.statusCode() == 404 || overGet.statusCode() == 405,
+                overGet.statusCode() + " " + overGet.body());
+        var elsewhere = http("POST", "/nacos/v2/core/loader/reloadCurrent?count=0&redirectAddress=127.0.0.66:8848");
+        assertEquals(400, elsewhere.statusCode());
+        assertTrue(elsewhere.body().contains("not the HTTP address of a member"), elsewhere.body());
     }
 
     private java.net.http.HttpResponse<String> httpGet(String pathAndQuery) throws Exception {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -80,8 +81,10 @@ class GrpcRebalanceIT {
         JsonNode current = Http.json(from.httpAddress(), "/nacos/v2/core/loader/current");
         assertEquals(1, current.size(), current.toString());
 
-        Http.Response reload = Http.get(
-                from.httpAddress(), "/nacos/v2/core/loader/reloadCurrent?count=0&redirectAddress=" + to.httpAddress());
+        Http.Response reload = Http.postForm(
+                from.httpAddress(),
+                "/nacos/v2/core/loader/reloadCurrent",
+                Map.of("count", "0", "redirectAddress", to.httpAddress()));
         assertEquals(200, reload.status(), reload.body());
         Await.until(
                 SOON,
@@ -109,11 +112,15 @@ class GrpcRebalanceIT {
             {"count=0&redirectAddress=nowhere", "redirectAddress"},
             {"count=0&redirectAddress=host:99999", "redirectAddress"},
             {"count=0&redirectAddress=host:port", "redirectAddress"},
+            {"count=0&redirectAddress=127.0.0.66:8848", "redirectAddress"}, // not a member
         }) {
-            Http.Response r = Http.get(server.httpAddress(), "/nacos/v2/core/loader/reloadCurrent?" + bad[0]);
+            Http.Response r =
+                    Http.postForm(server.httpAddress(), "/nacos/v2/core/loader/reloadCurrent?" + bad[0], Map.of());
             assertEquals(400, r.status(), bad[0] + ": " + r.body());
             assertTrue(r.body().contains(bad[1]), bad[0] + " names " + bad[1] + ": " + r.body());
         }
+        Http.Response overGet = Http.get(server.httpAddress(), "/nacos/v2/core/loader/reloadCurrent?count=0");
+        assertTrue(overGet.status() == 404 || overGet.status() == 405, "GET is refused: " + overGet.status());
     }
 
     private static Set<String> healthy(ServerProcess p, String service) throws Exception {
