@@ -3,8 +3,8 @@
 #   docker build -t lodestar .
 #   docker build --build-arg BASE_IMAGE=my-registry/jre17 -t lodestar .
 #
-# BASE_IMAGE is any Java 17+ runtime image with `java` on PATH and a POSIX /bin/sh, mkdir and
-# chown (it-tests/CONTAINERS.md shows how to make one without a registry). The Dockerfile uses
+# BASE_IMAGE is any Java 17+ runtime image with `java` on PATH and a POSIX /bin/sh, mkdir,
+# chown and chmod (it-tests/CONTAINERS.md shows how to make one without a registry). The Dockerfile uses
 # no BuildKit-only syntax, so the classic builder (and Testcontainers) can build it too.
 ARG BASE_IMAGE=eclipse-temurin:17-jre
 FROM ${BASE_IMAGE}
@@ -24,8 +24,11 @@ ENV JAVA_OPTS="-Xmx256m -XX:+UseSerialGC -XX:MinHeapFreeRatio=10 -XX:MaxHeapFree
 # loopback ports, deleted afterwards) into a class-data-sharing archive that every start maps
 # instead of loading and verifying them from the jar: start to readiness about halves. On a base
 # whose JDK has no CDS archive of its own nothing is recorded, and the server starts as before.
+# The self-test sets its own umask to 077 like any server, so the archive is written owner-only
+# for root: chmod makes it readable by the server's user, which would otherwise start without it.
 RUN java $JAVA_OPTS -Xlog:disable -Xlog:all=warning:stderr -XX:ArchiveClassesAtExit=/opt/lodestar/lodestar.jsa \
-        -jar /opt/lodestar/lodestar.jar self-test > /dev/null
+        -jar /opt/lodestar/lodestar.jar self-test > /dev/null \
+    && if [ -f /opt/lodestar/lodestar.jsa ]; then chmod 0444 /opt/lodestar/lodestar.jsa; fi
 
 USER 10001:10001
 WORKDIR /var/lib/lodestar

@@ -36,8 +36,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  *   <li>Otherwise the base is made on this machine: a {@code jlink} runtime of the running JDK with
  *   the modules the server needs and the JDK's class-data-sharing archive (the Dockerfile extends
  *   it with the server's classes), plus the shared libraries that runtime and RocksDB's JNI
- *   library link against (as {@code ldd} lists them), {@code /bin/sh}, {@code mkdir} and
- *   {@code chown} (the Dockerfile's first {@code RUN} needs them), packed as a root filesystem and
+ *   library link against (as {@code ldd} lists them), {@code /bin/sh}, {@code mkdir},
+ *   {@code chown} and {@code chmod} (the Dockerfile's {@code RUN}s need them), packed as a root filesystem and
  *   made an image as {@code docker import} would ({@code FROM scratch}, {@code ADD rootfs.tar /},
  *   {@code PATH} and {@code JAVA_HOME} as in the Temurin images). Linux hosts with glibc only.
  * </ul>
@@ -62,7 +62,7 @@ final class LodestarImage {
             "jdk.management",
             "jdk.unsupported");
     /** Bump when the base's recipe changes, so an old base is not reused. */
-    private static final String BASE_RECIPE = "4";
+    private static final String BASE_RECIPE = "5";
 
     private static final String JDK_DIR = "opt/java/openjdk";
 
@@ -201,7 +201,7 @@ final class LodestarImage {
             throw new IllegalStateException("jlink failed with " + rc);
         }
         List<Path> tools = new ArrayList<>();
-        for (String tool : List.of("/bin/sh", "/bin/mkdir", "/bin/chown")) {
+        for (String tool : List.of("/bin/sh", "/bin/mkdir", "/bin/chown", "/bin/chmod")) {
             tools.add(Path.of(tool).toRealPath());
         }
         // ELF files whose libraries the image needs: the runtime's, the tools, and the native
@@ -239,6 +239,7 @@ final class LodestarImage {
             addFile(tar, tools.get(0), "bin/sh", 0755);
             addFile(tar, tools.get(1), "bin/mkdir", 0755);
             addFile(tar, tools.get(2), "bin/chown", 0755);
+            addFile(tar, tools.get(3), "bin/chmod", 0755);
             for (String lib : libraries) {
                 String name = lib.substring(1);
                 addParents(tar, dirs, name);
