@@ -1,5 +1,6 @@
 package io.lodestar.api.udp;
 
+import io.lodestar.api.delivery.LatestUntilAcked;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,11 +13,13 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,17 +36,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Pushes.</b> {@link #serviceChanged} marks a service; the push thread then renders the
  * service's list once per distinct cluster filter among its subscribers ({@link PushSource}) and
- * sends each subscriber a {@link PushPacket} with its own id, all from one {@link DatagramChannel}.
- * A push not acknowledged (a {@code push-ack} echoing its id, from the address it was sent to)
- * within {@link UdpPushSettings#resendInterval()} is sent again, at most {@link
- * UdpPushSettings#resends()} times, then given up: the client still polls. A newer push to the
- * same subscriber replaces an unacknowledged older one, whose resends stop, so a late resend can
- * never bring back an older list (the 1.x client takes whatever list arrives last).
+ * sends each subscriber a {@link PushPacket} with its own id, all from one {@link DatagramChannel},
+ * through {@link LatestUntilAcked}: a push not acknowledged (a {@code push-ack} echoing its id,
+ * from the address it was sent to) within {@link UdpPushSettings#resendInterval()} is sent again,
+ * at most {@link UdpPushSettings#resends()} times, and a newer push to the same subscriber
+ * replaces an unacknowledged older one.
  *
  * <p><b>Threads.</b> {@link #subscribe} and {@link #serviceChanged} may be called from any thread
  * and never block on the network (the latter only marks the service and wakes the push thread, so
- * the naming notifier is never held up). One push thread renders, sends, resends and expires; one
- * receiver thread reads acks.
+ * the naming notifier is never held up). One push thread renders, sends, resends, times out and
+ * expires; one receiver thread reads acks.
  */
 public final class UdpPusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UdpPusher.class);
@@ -55,11 +57,10 @@ public final class UdpPusher implements AutoCloseable {
     /** Where to push and which clusters the subscriber asked for (the query's string). */
     record Target(InetSocketAddress address, String clusters) {}
 
+    /** One subscription of one service: the unit a newer push supersedes an older one in (by identity). */
     private static final class Subscriber {
         final Target target;
         volatile long lastSeenNanos;
-        /** The id of this subscriber's unacknowledged push, -1 if none; push thread only. */
-        long pendingId = -1;
 
         Subscriber(Target target, long now) {
             this.target = target;
@@ -67,18 +68,11 @@ public final class UdpPusher implements AutoCloseable {
         }
     }
 
-    private static final class Pending {
-        final long id;
-        final Subscriber subscriber;
-        final byte[] datagram;
-        int resends;
+    /** A push's id and bytes: a resend is the same datagram, so the client's ack of either matches. */
+    private record Datagram(long id, byte[] bytes) {}
 
-        Pending(long id, Subscriber subscriber, byte[] datagram) {
-            this.id = id;
-            this.subscriber = subscriber;
-            this.datagram = datagram;
-        }
-    }
+    /** A datagram sent and not yet acknowledged; only its subscriber's address can acknowledge it. */
+    private record Awaiting(InetSocketAddress from, CompletableFuture<Void> ack) {}
 
     private final DatagramChannel channel;
     private final PushSource source;
@@ -90,8 +84,10 @@ public final class UdpPusher implements AutoCloseable {
     private final AtomicInteger subscriberCount = new AtomicInteger();
     private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    /** Unacknowledged pushes by id; added and resent on the push thread, removed by either thread. */
-    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    /** Sent datagrams awaiting their ack, by id; added on the push thread, removed by either thread. */
+    private final ConcurrentHashMap<Long, Awaiting> awaiting = new ConcurrentHashMap<>();
+
+    private final LatestUntilAcked<Subscriber, Datagram> delivery;
     /** Push ids, seeded from the clock so a late ack for a previous run's push cannot match one of this run's. */
     private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
 
@@ -113,6 +109,23 @@ public final class UdpPusher implements AutoCloseable {
         });
         this.receiver = new Thread(this::receiveAcks, "udp-push-acks");
         this.receiver.setDaemon(true);
+        this.delivery = new LatestUntilAcked<>(
+                this::transmit,
+                new LatestUntilAcked.Outcomes<>() {
+                    @Override
+                    public void retried(Subscriber s) {
+                        resends.incrementAndGet();
+                    }
+
+                    @Override
+                    public void gaveUp(Subscriber s, Throwable lastFailure) {
+                        failures.incrementAndGet();
+                        LOG.debug("push to {} unacknowledged after its resends; giving up", s.target);
+                    }
+                },
+                pushThread,
+                settings.resends() + 1,
+                0); // the ack's wait is the interval between sends
     }
 
     /** Binds a UDP port on {@code host} (any free port: clients learn nothing of it but the source of pushes) and starts. */
@@ -199,7 +212,7 @@ public final class UdpPusher implements AutoCloseable {
 
     public PushStats stats() {
         return new PushStats(
-                subscriberCount.get(), pending.size(), pushes.get(), acks.get(), resends.get(), failures.get());
+                subscriberCount.get(), delivery.inFlight(), pushes.get(), acks.get(), resends.get(), failures.get());
     }
 
     private void drain() {
@@ -254,54 +267,33 @@ public final class UdpPusher implements AutoCloseable {
                     datagram.length);
             return;
         }
-        if (s.pendingId >= 0) {
-            pending.remove(s.pendingId); // superseded: resending it could undo this newer list
-        }
-        Pending p = new Pending(id, s, datagram);
-        pending.put(id, p);
-        s.pendingId = id;
         pushes.incrementAndGet();
-        transmit(p);
-        scheduleCheck(id);
+        delivery.deliver(s, new Datagram(id, datagram));
     }
 
-    private void scheduleCheck(long id) {
+    /** Sends the datagram once; the future completes on its ack and fails after the resend interval without one. */
+    private CompletableFuture<Void> transmit(Subscriber s, Datagram d) {
+        Awaiting wait = new Awaiting(s.target.address(), new CompletableFuture<>());
+        awaiting.put(d.id(), wait);
         try {
-            pushThread.schedule(() -> checkAck(id), settings.resendInterval().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            // closed
-        }
-    }
-
-    private void checkAck(long id) {
-        Pending p = pending.get(id);
-        if (p == null) {
-            return; // acknowledged or superseded
-        }
-        if (p.resends >= settings.resends()) {
-            if (pending.remove(id) != null) {
-                failures.incrementAndGet();
-                LOG.debug(
-                        "push {} to {} unacknowledged after {} resends; giving up", id, p.subscriber.target, p.resends);
-            }
-            if (p.subscriber.pendingId == id) {
-                p.subscriber.pendingId = -1;
-            }
-            return;
-        }
-        p.resends++;
-        resends.incrementAndGet();
-        transmit(p);
-        scheduleCheck(id);
-    }
-
-    private void transmit(Pending p) {
-        try {
-            channel.send(ByteBuffer.wrap(p.datagram), p.subscriber.target.address());
+            channel.send(ByteBuffer.wrap(d.bytes()), s.target.address());
         } catch (IOException | RuntimeException e) {
             // e.g. an IPv6 subscriber while bound to IPv4: the resends will fail alike and give up
-            LOG.debug("sending push {} to {} failed: {}", p.id, p.subscriber.target, e.toString());
+            LOG.debug("sending push {} to {} failed: {}", d.id(), s.target, e.toString());
         }
+        try {
+            pushThread.schedule(
+                    () -> {
+                        if (awaiting.remove(d.id(), wait)) {
+                            wait.ack().completeExceptionally(new TimeoutException("no ack of push " + d.id()));
+                        }
+                    },
+                    settings.resendInterval().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            awaiting.remove(d.id(), wait);
+        }
+        return wait.ack();
     }
 
     private void receiveAcks() {
@@ -333,16 +325,10 @@ public final class UdpPusher implements AutoCloseable {
 
     /** Only the address a push went to can acknowledge it, so a forged ack cannot silence resends to someone else. */
     private void acknowledge(long id, InetSocketAddress from) {
-        boolean[] matched = new boolean[1];
-        pending.computeIfPresent(id, (k, p) -> {
-            if (p.subscriber.target.address().equals(from)) {
-                matched[0] = true;
-                return null;
-            }
-            return p;
-        });
-        if (matched[0]) {
+        Awaiting wait = awaiting.get(id);
+        if (wait != null && wait.from().equals(from) && awaiting.remove(id, wait)) {
             acks.incrementAndGet();
+            wait.ack().complete(null);
         }
     }
 
@@ -353,6 +339,7 @@ public final class UdpPusher implements AutoCloseable {
                 subs.values().removeIf(s -> {
                     if (s.lastSeenNanos - cutoff < 0) {
                         subscriberCount.decrementAndGet();
+                        delivery.forget(s);
                         return true;
                     }
                     return false;
