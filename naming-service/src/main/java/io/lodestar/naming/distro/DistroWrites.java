@@ -4,15 +4,17 @@ import io.lodestar.error.Failures;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.PeerChannel;
+import io.lodestar.kv.retry.RetryUntilDeadline;
 import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.model.ServiceKey;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -34,8 +36,9 @@ final class DistroWrites {
     private final LocalWrites local;
     private final PeerCopies copies;
     private final StartupLoad load;
-    private final ScheduledExecutorService timer;
     private final Distro.Options options;
+    /** Forwards a write again while its owner refuses it. */
+    private final RetryUntilDeadline whileNotReady;
 
     DistroWrites(
             PeerChannel channel,
@@ -52,8 +55,13 @@ final class DistroWrites {
         this.local = local;
         this.copies = copies;
         this.load = load;
-        this.timer = timer;
         this.options = options;
+        this.whileNotReady = new RetryUntilDeadline(
+                timer,
+                Duration.ofMillis(NOT_READY_RETRY_MS),
+                DistroWrites::notReady,
+                last -> last != null ? last : new StoreUnavailableException("no time was left to forward the write"),
+                () -> new StoreUnavailableException("this node is stopping"));
     }
 
     /**
@@ -138,32 +146,23 @@ final class DistroWrites {
      * write elsewhere, unknown to the owner.
      */
     private CompletableFuture<byte[]> forward(String owner, byte[] body, long deadlineNanos) {
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-        return channel.send(owner, Distro.WRITE, body, Math.max(1, leftMs))
-                .handle((answer, error) -> {
-                    if (error == null || !notReady(error) || leftMs <= NOT_READY_RETRY_MS) {
-                        return error == null
-                                ? CompletableFuture.completedFuture(answer)
-                                : CompletableFuture.<byte[]>failedFuture(error);
-                    }
-                    CompletableFuture<byte[]> again = new CompletableFuture<>();
-                    try {
-                        timer.schedule(
-                                () -> forward(owner, body, deadlineNanos).whenComplete((a, e) -> {
-                                    if (e == null) {
-                                        again.complete(a);
-                                    } else {
-                                        again.completeExceptionally(notReady(e) ? e : error);
-                                    }
-                                }),
-                                NOT_READY_RETRY_MS,
-                                TimeUnit.MILLISECONDS);
-                    } catch (RejectedExecutionException closed) {
-                        again.completeExceptionally(error);
-                    }
-                    return again;
+        Throwable[] refusal = {null}; // this run's own: its attempts run one after another
+        return whileNotReady
+                .run(deadlineNanos, deadline -> {
+                    long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    return channel.send(owner, Distro.WRITE, body, Math.max(1, leftMs))
+                            .whenComplete((answer, error) -> {
+                                if (notReady(error)) {
+                                    refusal[0] = Failures.cause(error);
+                                }
+                            });
                 })
-                .thenCompose(f -> f);
+                .handle((answer, error) -> {
+                    if (error == null) {
+                        return answer;
+                    }
+                    throw new CompletionException(refusal[0] != null ? refusal[0] : Failures.cause(error));
+                });
     }
 
     /**
