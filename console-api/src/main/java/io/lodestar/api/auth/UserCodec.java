@@ -1,9 +1,7 @@
 package io.lodestar.api.auth;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.lodestar.kv.codec.FieldInput;
+import io.lodestar.kv.codec.FieldOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,29 +25,28 @@ final class UserCodec {
     private UserCodec() {}
 
     static byte[] encode(User u) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        try (FieldOutput out = new FieldOutput(128)) {
             out.writeByte(VERSION);
             out.writeUTF(u.passwordHash());
             out.writeBoolean(u.admin());
             out.writeLong(u.generation());
             out.writeUTF(u.id());
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     static User decode(String username, byte[] value) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
-            byte version = in.readByte();
+        try (FieldInput in = new FieldInput(value)) {
+            byte version = in.readByte("version");
             if (version != VERSION) {
                 throw new IllegalStateException("user record version " + version + ", this build reads " + VERSION);
             }
-            String hash = in.readUTF();
-            boolean admin = in.readBoolean();
-            long generation = in.readLong();
-            String id = in.available() > 0 ? in.readUTF() : idOfRecordWithoutOne(hash);
+            String hash = in.readUTF("passwordHash");
+            boolean admin = in.readBoolean("admin");
+            long generation = in.readLong("generation");
+            String id = in.available() > 0 ? in.readUTF("id") : idOfRecordWithoutOne(hash);
             return new User(username, id, hash, admin, generation);
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt user record of " + username, e);
