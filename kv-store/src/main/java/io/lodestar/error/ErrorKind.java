@@ -20,6 +20,10 @@ public enum ErrorKind {
     NOT_FOUND,
     /** A compare-and-set lost: the resource changed since the caller read it, or still holds what it must not; nothing was written. */
     CONFLICT,
+    /** The request is larger than a limit allows (a body, a message, a set); nothing was written. Send less. */
+    TOO_LARGE,
+    /** A limit on how many of something a client or the node may hold at once is reached; nothing was written. Retry later or hold fewer. */
+    TOO_MANY,
     /** The cluster cannot serve this now (no leader, starting, disk full); nothing was written. Retry, here or elsewhere. */
     UNAVAILABLE,
     /** A write that may or may not have been applied (no answer in time): read before retrying it. */

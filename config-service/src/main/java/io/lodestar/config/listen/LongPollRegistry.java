@@ -5,6 +5,7 @@ import io.lodestar.config.Config;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.config.service.ConfigService;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeListener;
@@ -15,11 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +62,24 @@ public final class LongPollRegistry implements AutoCloseable {
      */
     static final int DIRECT_ANSWERS = 64;
 
+    /** The limits' names, as an operator sets them and a refusal names them. */
+    public static final String HELD_LIMIT = "longpoll.held";
+
+    public static final String HELD_PER_ADDRESS_LIMIT = "longpoll.held-per-address";
+
+    /**
+     * How many polls the node holds at most, in all and from one client address; {@code refused}
+     * hears the name of the limit each refusal met.
+     */
+    public record HoldCaps(int total, int perAddress, Consumer<String> refused) {
+        public static final HoldCaps NONE = new HoldCaps(Integer.MAX_VALUE, Integer.MAX_VALUE, name -> {});
+    }
+
     private final ConfigService configs;
     private final long minHoldMs;
+    private final HoldCaps caps;
+    private final AtomicInteger heldTotal = new AtomicInteger();
+    private final ConcurrentHashMap<String, Integer> heldByAddress = new ConcurrentHashMap<>();
     private final KeyListeners<HeldPoll> byKey = new KeyListeners<>();
     private final ScheduledThreadPoolExecutor timer;
     private final AutoCloseable subscription;
@@ -67,13 +87,19 @@ public final class LongPollRegistry implements AutoCloseable {
 
     /** A registry with Nacos's hold rule: answer an unchanged poll after max(10 s, timeout − 0.5 s). */
     public LongPollRegistry(KvStore store, ConfigService configs) {
-        this(store, configs, NACOS_MIN_HOLD_MS);
+        this(store, configs, NACOS_MIN_HOLD_MS, HoldCaps.NONE);
     }
 
     /** As {@link #LongPollRegistry(KvStore, ConfigService)} with another floor; for unit tests. */
     public LongPollRegistry(KvStore store, ConfigService configs, long minHoldMs) {
+        this(store, configs, minHoldMs, HoldCaps.NONE);
+    }
+
+    /** A registry with the given floor, holding no more polls than {@code caps} allow. */
+    public LongPollRegistry(KvStore store, ConfigService configs, long minHoldMs, HoldCaps caps) {
         this.configs = configs;
         this.minHoldMs = minHoldMs;
+        this.caps = caps;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "long-poll-timer");
             t.setDaemon(true);
@@ -98,6 +124,9 @@ public final class LongPollRegistry implements AutoCloseable {
      * poll is held until one of its keys changes to an MD5 other than the client's (completes with
      * that key) or {@link #holdMs} elapses (completes with an empty list). After {@link #close()}
      * nothing is held.
+     *
+     * @throws LimitExceededException when the poll would be held past the node's or the client
+     *     address's {@link HoldCaps}; nothing is held then
      */
     public CompletableFuture<List<ConfigKey>> poll(
             List<ListeningEntry> entries, String clientIp, long clientTimeoutMs, boolean noHangup) {
@@ -108,6 +137,7 @@ public final class LongPollRegistry implements AutoCloseable {
         if (noHangup || closed.get()) {
             return CompletableFuture.completedFuture(changed(md5s, clientIp, new HashMap<>()));
         }
+        reserve(clientIp);
         HeldPoll poll = new HeldPoll(md5s, clientIp);
         // index before checking: a change applied between the check and the indexing would
         // otherwise go unheard until the timeout
@@ -131,6 +161,32 @@ public final class LongPollRegistry implements AutoCloseable {
             poll.answer(List.of());
         }
         return poll.future;
+    }
+
+    /** Counts a poll about to be held against the caps, or refuses it. */
+    private void reserve(String clientIp) {
+        if (heldTotal.incrementAndGet() > caps.total()) {
+            heldTotal.decrementAndGet();
+            caps.refused().accept(HELD_LIMIT);
+            throw LimitExceededException.tooMany(HELD_LIMIT, caps.total(), "this node holds its most long-polls");
+        }
+        boolean[] over = {false};
+        heldByAddress.compute(clientIp, (ip, n) -> {
+            int now = n == null ? 1 : n + 1;
+            over[0] = now > caps.perAddress();
+            return over[0] ? n : Integer.valueOf(now);
+        });
+        if (over[0]) {
+            heldTotal.decrementAndGet();
+            caps.refused().accept(HELD_PER_ADDRESS_LIMIT);
+            throw LimitExceededException.tooMany(
+                    HELD_PER_ADDRESS_LIMIT, caps.perAddress(), "this node holds the most long-polls of " + clientIp);
+        }
+    }
+
+    private void release(String clientIp) {
+        heldTotal.decrementAndGet();
+        heldByAddress.computeIfPresent(clientIp, (ip, n) -> n <= 1 ? null : n - 1);
     }
 
     /** Polls currently held. */
@@ -235,6 +291,7 @@ public final class LongPollRegistry implements AutoCloseable {
             if (!answered.compareAndSet(false, true)) {
                 return;
             }
+            release(clientIp);
             for (ConfigKey key : md5s.keySet()) {
                 byKey.remove(key, this);
             }

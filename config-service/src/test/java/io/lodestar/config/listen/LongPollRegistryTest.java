@@ -83,6 +83,35 @@ class LongPollRegistryTest {
     }
 
     @Test
+    void pollsPastTheCapsAreRefusedNamingTheCapAndAnAnsweredPollFreesItsPlace(TestInfo info) throws Exception {
+        ConfigKey missing = newKey(info);
+        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LongPollRegistry.HoldCaps caps = new LongPollRegistry.HoldCaps(3, 2, refused::add);
+        try (LongPollRegistry registry = new LongPollRegistry(store, configs, 60_000, caps)) {
+            List<ListeningEntry> entries = List.of(new ListeningEntry(missing, ""));
+            CompletableFuture<List<ConfigKey>> first = registry.poll(entries, "10.0.0.1", 60_000, false);
+            registry.poll(entries, "10.0.0.1", 60_000, false);
+            io.lodestar.error.LimitExceededException perAddress = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.lodestar.error.LimitExceededException.class,
+                    () -> registry.poll(entries, "10.0.0.1", 60_000, false));
+            assertEquals(LongPollRegistry.HELD_PER_ADDRESS_LIMIT, perAddress.limit());
+            registry.poll(entries, "10.0.0.2", 60_000, false); // another address: held
+            io.lodestar.error.LimitExceededException total = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.lodestar.error.LimitExceededException.class,
+                    () -> registry.poll(entries, "10.0.0.3", 60_000, false));
+            assertEquals(LongPollRegistry.HELD_LIMIT, total.limit());
+            assertEquals(3, registry.held(), "a refused poll is not held");
+            assertEquals(List.of(LongPollRegistry.HELD_PER_ADDRESS_LIMIT, LongPollRegistry.HELD_LIMIT), refused);
+
+            publish(missing, "now it exists"); // answers every held poll
+            assertEquals(List.of(missing), first.get(WAIT_S, TimeUnit.SECONDS));
+            Await.until("every poll answered", () -> registry.held() == 0);
+            registry.poll(entries, "10.0.0.1", 60_000, false); // its places are free again
+            registry.poll(entries, "10.0.0.3", 60_000, false);
+        }
+    }
+
+    @Test
     void aStaleMd5IsAnsweredAtOnceWithOnlyTheChangedKeys(TestInfo info) throws Exception {
         ConfigKey changed = newKey(info);
         ConfigKey current = newKey(info);

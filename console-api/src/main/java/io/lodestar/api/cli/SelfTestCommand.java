@@ -50,7 +50,7 @@ public final class SelfTestCommand implements Callable<Integer> {
                 "127.0.0.1",
                 httpPort,
                 0,
-                0,
+                io.lodestar.api.limits.Limits.defaults(),
                 ports.next(),
                 dir,
                 List.of(),

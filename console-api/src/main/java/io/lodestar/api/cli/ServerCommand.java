@@ -1,5 +1,6 @@
 package io.lodestar.api.cli;
 
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -60,12 +62,11 @@ public final class ServerCommand implements Callable<Integer> {
     Integer grpcPort;
 
     @Option(
-            names = "--grpc-max-connections",
-            defaultValue = "0",
-            paramLabel = "N",
-            description = "Set up at most N gRPC client connections on this node; a client beyond them is sent "
-                    + "to another of its servers (default: 0 = no limit).")
-    int grpcMaxConnections;
+            names = "--limit",
+            paramLabel = "NAME=VALUE",
+            description = "Sets one of the limits on what clients may hold and send (repeatable), e.g. "
+                    + "--limit http.body-bytes=8MiB; docs/limits.md lists them with their defaults.")
+    List<String> limits = new ArrayList<>();
 
     @Option(names = "--raft-port", defaultValue = "7848", description = "Raft port (default: ${DEFAULT-VALUE}).")
     int raftPort;
@@ -177,8 +178,11 @@ public final class ServerCommand implements Callable<Integer> {
         if (grpc != -1) {
             checkPort("--grpc-port", grpc);
         }
-        if (grpcMaxConnections < 0) {
-            throw usage("--grpc-max-connections must be 0 (no limit) or more, got " + grpcMaxConnections);
+        Limits parsedLimits;
+        try {
+            parsedLimits = Limits.parse(limits);
+        } catch (IllegalArgumentException e) {
+            throw usage("--limit " + e.getMessage());
         }
         if (clusterSecret != null) {
             throw usage("--cluster-secret is refused: a secret on the command line shows in ps and docker inspect;"
@@ -226,7 +230,7 @@ public final class ServerCommand implements Callable<Integer> {
                 host,
                 port,
                 grpc,
-                grpcMaxConnections,
+                parsedLimits,
                 raftPort,
                 dataDir,
                 peers,

@@ -2,10 +2,13 @@ package io.lodestar.api.grpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.limits.Limit;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.LimitExceededException;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -65,6 +68,18 @@ final class BiStream implements StreamObserver<Payload> {
             }
             setup = new Connection.Setup(
                     GrpcRequest.text(body, "clientVersion"), Map.copyOf(labels), GrpcRequest.text(body, "tenant"));
+            long kept = setup.keptBytes();
+            if (kept > connections.maxSetupLabelBytes) {
+                connections.refused(Limit.GRPC_SETUP_LABEL_BYTES);
+                String why = LimitExceededException.tooLarge(
+                                Limit.GRPC_SETUP_LABEL_BYTES.key(),
+                                connections.maxSetupLabelBytes,
+                                "the ConnectionSetupRequest's labels (" + kept + " bytes)")
+                        .getMessage();
+                connections.close(connection, why);
+                out.onError(Status.RESOURCE_EXHAUSTED.withDescription(why).asRuntimeException());
+                return;
+            }
             JsonNode abilities = body.get("abilityTable");
             negotiates = abilities != null && !abilities.isNull();
         } catch (InvalidRequestException e) {

@@ -34,7 +34,20 @@ final class Connection {
     private volatile boolean sentElsewhere;
 
     /** What the client said of itself when it set the connection up. */
-    record Setup(String clientVersion, Map<String, String> labels, String tenant) {}
+    record Setup(String clientVersion, Map<String, String> labels, String tenant) {
+        /** What the setup keeps for the connection's life, in UTF-8 bytes. */
+        long keptBytes() {
+            long n = utf8(clientVersion) + utf8(tenant);
+            for (Map.Entry<String, String> e : labels.entrySet()) {
+                n += utf8(e.getKey()) + utf8(e.getValue());
+            }
+            return n;
+        }
+
+        private static long utf8(String s) {
+            return s == null ? 0 : s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+    }
 
     Connection(String id, String remoteIp, int remotePort, Metrics metrics) {
         this.id = id;

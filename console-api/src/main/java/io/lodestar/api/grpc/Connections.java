@@ -5,6 +5,8 @@ import io.grpc.Grpc;
 import io.grpc.ServerTransportFilter;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -60,6 +62,9 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
 
     private final Metrics metrics;
     private final int maxConnections; // 0: no limit
+    /** The most bytes of labels a client's setup may carry: they are kept while the connection lives. */
+    final int maxSetupLabelBytes;
+
     private final AtomicInteger registered = new AtomicInteger();
 
     private final Map<String, Connection> byId = new ConcurrentHashMap<>();
@@ -70,10 +75,9 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         return t;
     });
 
-    Connections(Metrics metrics, int maxConnections) {
-        if (maxConnections < 0) {
-            throw new IllegalArgumentException("the connection limit must not be negative: " + maxConnections);
-        }
+    Connections(Metrics metrics, Limits limits) {
+        int maxConnections = limits.intValue(Limit.GRPC_CONNECTIONS);
+        this.maxSetupLabelBytes = limits.intValue(Limit.GRPC_SETUP_LABEL_BYTES);
         this.metrics = metrics;
         this.maxConnections = maxConnections;
         ejector.scheduleWithFixedDelay(this::ejectSilent, SCAN_MS, SCAN_MS, TimeUnit.MILLISECONDS);
@@ -108,6 +112,11 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         }
     }
 
+    /** Counts a refusal by {@code limit}. */
+    void refused(Limit limit) {
+        metrics.limitRefused(limit);
+    }
+
     /**
      * Sets {@code c} up with its bi-stream, unless the node already holds {@code maxConnections}:
      * then the client is sent elsewhere.
@@ -122,10 +131,11 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         if (maxConnections > 0 && now > maxConnections) {
             LOG.info(
                     "{} from {} sent to another server: this node holds its limit of {} connections "
-                            + "(--grpc-max-connections)",
+                            + "(grpc.connections)",
                     c,
                     c.remoteIp(),
                     maxConnections);
+            metrics.limitRefused(Limit.GRPC_CONNECTIONS);
             reset(c, null, "this node holds its limit of " + maxConnections + " connections");
             return Admission.SENT_ELSEWHERE;
         }

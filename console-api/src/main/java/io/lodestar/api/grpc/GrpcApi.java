@@ -14,6 +14,8 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.RequestChecks;
 import io.lodestar.config.listen.LongPollRegistry;
@@ -39,9 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GrpcApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcApi.class);
-    /** The largest message taken: a 10 MiB config (the clients' own limit) with its JSON around it. */
-    static final int MAX_INBOUND_BYTES = 16 << 20;
-
     private static final Context.Key<Connection> CALLER = Context.key("lodestar.grpc.connection");
     private static final MethodDescriptor.Marshaller<Payload> PAYLOAD =
             ProtoUtils.marshaller(Payload.getDefaultInstance());
@@ -69,12 +68,12 @@ public final class GrpcApi implements AutoCloseable {
             Metrics metrics) {}
 
     /**
-     * Starts serving on {@code host:port} (0: any free port); a client connecting while {@code
-     * maxConnections} are set up is sent elsewhere (0: no limit).
+     * Starts serving on {@code host:port} (0: any free port), within {@code limits}: a client
+     * connecting while {@link Limit#GRPC_CONNECTIONS} are set up is sent elsewhere.
      */
-    public static GrpcApi start(String host, int port, int maxConnections, RequestChecks checks, Services services)
+    public static GrpcApi start(String host, int port, Limits limits, RequestChecks checks, Services services)
             throws IOException {
-        Connections connections = new Connections(services.metrics(), maxConnections);
+        Connections connections = new Connections(services.metrics(), limits);
         RequestDispatcher dispatcher = new RequestDispatcher(checks, services.metrics());
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
@@ -129,7 +128,9 @@ public final class GrpcApi implements AutoCloseable {
                 })
                 .addService(unary)
                 .addService(stream)
-                .maxInboundMessageSize(MAX_INBOUND_BYTES)
+                .maxInboundMessageSize(limits.intValue(Limit.GRPC_MESSAGE_BYTES))
+                .maxConcurrentCallsPerConnection(limits.intValue(Limit.GRPC_STREAMS_PER_CONNECTION))
+                .maxRstFramesPerWindow(limits.intValue(Limit.GRPC_RESETS_PER_10S), 10)
                 // the clients ping every 6 minutes; refusing that would make the server close them
                 .permitKeepAliveTime(1, TimeUnit.MINUTES)
                 .permitKeepAliveWithoutCalls(true)

@@ -32,6 +32,8 @@ public final class ErrorMapping {
     static final int V2_RESOURCE_NOT_FOUND = 20004;
     static final int V2_RESOURCE_CONFLICT = 20005;
     static final int V2_SERVER_ERROR = 30000;
+    /** Nacos's own code for a request refused by a limit (its NacosException.OVER_THRESHOLD). */
+    static final int V2_OVER_THRESHOLD = 503;
 
     /** Nacos's gRPC error codes ({@code NacosException}) for an {@code ErrorResponse} or a typed failure. */
     static final int GRPC_INVALID_PARAM = 400;
@@ -100,6 +102,14 @@ public final class ErrorMapping {
                             "server error",
                             GRPC_SERVER_ERROR)));
 
+    static {
+        // past a limit: a gRPC client treats Nacos's OVER_THRESHOLD as "try again later"
+        TABLE.put(
+                ErrorKind.TOO_LARGE,
+                new Row(413, m -> m, V2_PARAMETER_VALIDATE_ERROR, "parameter validate error", GRPC_INVALID_PARAM));
+        TABLE.put(ErrorKind.TOO_MANY, new Row(429, m -> m, V2_OVER_THRESHOLD, "over threshold", GRPC_OVER_THRESHOLD));
+    }
+
     /** An error as the v1 API answers it: the status and the plain-text body. */
     public record Mapped(int status, String message) {}
 
@@ -125,7 +135,7 @@ public final class ErrorMapping {
 
     /** As {@link #map(Throwable, Context)}, naming the failed request as {@code request} ("METHOD path") in the log. */
     public static Mapped map(Throwable e, String request) {
-        Throwable cause = Failures.cause(e);
+        Throwable cause = known(e);
         if (cause instanceof LodestarException known) {
             return new Mapped(
                     TABLE.get(known.kind()).status(),
@@ -139,7 +149,7 @@ public final class ErrorMapping {
 
     /** The v2 answer for {@code e}; an unexpected error is logged naming {@code request} ("METHOD path"). */
     public static V2 v2(Throwable e, String request) {
-        Throwable cause = Failures.cause(e);
+        Throwable cause = known(e);
         if (cause instanceof LodestarException known) {
             Row row = TABLE.get(known.kind());
             String data = known.kind() == ErrorKind.MISSING
@@ -168,6 +178,21 @@ public final class ErrorMapping {
             return own != null ? own : new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
         }
         return new Grpc(GRPC_SERVER_ERROR, unexpected(cause, request));
+    }
+
+    /**
+     * The failure a client is to be answered by: the first {@link LodestarException} among the
+     * causes (the server's reading of a body wraps a limit's refusal in an IOException), else the
+     * failure itself.
+     */
+    private static Throwable known(Throwable e) {
+        Throwable cause = Failures.cause(e);
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof LodestarException) {
+                return t;
+            }
+        }
+        return cause;
     }
 
     /**

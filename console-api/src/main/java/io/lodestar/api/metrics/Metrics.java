@@ -4,6 +4,8 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.http.JavalinExchange;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.LimitRefusals;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
 import io.lodestar.kv.cluster.Readiness;
@@ -32,15 +34,23 @@ import java.util.function.Supplier;
  */
 public final class Metrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final LimitRefusals refusals;
     /** Routes are patterns, so the keys are bounded: every route times at most a few statuses. */
     private final Map<String, RouteTimers> timers = new ConcurrentHashMap<>();
 
-    public Metrics(KvStore store, Supplier<Readiness> readiness) {
+    public Metrics(KvStore store, Supplier<Readiness> readiness, LimitRefusals refusals) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+        this.refusals = refusals;
+        for (Limit limit : Limit.values()) { // every limit from the start, so a scrape sees each at 0
+            FunctionCounter.builder("lodestar_limit_refusals", refusals, r -> r.count(limit))
+                    .description("Requests and connections refused by a limit, by the limit's name (docs/limits.md)")
+                    .tag("limit", limit.key())
+                    .register(registry);
+        }
         Gauge.builder("lodestar_raft_term", store, s -> s.cluster().term()).register(registry);
         Gauge.builder("lodestar_raft_applied_index", store, s -> s.cluster().appliedIndex())
                 .register(registry);
@@ -132,6 +142,11 @@ public final class Metrics {
                 .tag("outcome", outcome)
                 .register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a request or connection refused by {@code limit}. */
+    public void limitRefused(Limit limit) {
+        refusals.refused(limit);
     }
 
     /** Counts a request pushed to a gRPC client: {@code event} is sent, acked, failed or retried. */

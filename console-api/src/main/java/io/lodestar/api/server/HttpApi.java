@@ -1,6 +1,7 @@
 package io.lodestar.api.server;
 
 import io.javalin.Javalin;
+import io.javalin.config.SizeUnit;
 import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.cluster.HealthRoutes;
@@ -8,10 +9,15 @@ import io.lodestar.api.cluster.MembershipRoutes;
 import io.lodestar.api.cluster.NodeReadiness;
 import io.lodestar.api.grpc.ConnectionRoutes;
 import io.lodestar.api.grpc.GrpcApi;
+import io.lodestar.api.http.AddressConnectionLimit;
+import io.lodestar.api.http.AddressThreadLimit;
+import io.lodestar.api.http.BodyLimit;
 import io.lodestar.api.http.ErrorMapping;
 import io.lodestar.api.http.FastPaths;
 import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Routes;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.request.RequestChecks;
@@ -40,6 +46,7 @@ import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.service.NamingService;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
@@ -47,12 +54,6 @@ import org.eclipse.jetty.util.component.LifeCycle;
 
 /** Builds the HTTP server: every route, and the error mapping. */
 public final class HttpApi {
-    /**
-     * A form carrying a config at its 10 MiB limit, each byte percent-encoded at worst: the config
-     * service then refuses oversized content by name rather than Jetty cutting the body.
-     */
-    private static final long MAX_REQUEST_BYTES = 31L << 20;
-
     /**
      * Pending-connection backlog of the HTTP port (the kernel caps it at {@code net.core.somaxconn}).
      * Jetty's default leaves it to Java's 50, which overflows when a fleet of clients reconnects at
@@ -92,21 +93,31 @@ public final class HttpApi {
      * The server, not started, listening on {@code host:port} once started. Every request passes
      * {@code checks} first, whichever way it comes in.
      */
-    public static Javalin create(Services s, RequestChecks checks, String host, int port) {
+    public static Javalin create(Services s, RequestChecks checks, String host, int port, Limits limits) {
         Metrics metrics = s.metrics();
         FastPaths fast = new FastPaths(metrics::record, checks);
+        long maxBody = limits.get(Limit.HTTP_BODY_BYTES);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
+                httpConfig.setMinRequestDataRate(limits.get(Limit.HTTP_BODY_MIN_RATE));
                 ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
                 connector.setHost(host);
                 connector.setPort(port);
                 connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                connector.addBean(new ConnectionLimit(limits.intValue(Limit.HTTP_CONNECTIONS), connector));
+                connector.addBean(new AddressConnectionLimit(
+                        limits.intValue(Limit.HTTP_CONNECTIONS_PER_ADDRESS), metrics::limitRefused));
                 return connector;
             });
+            // multipart parts (an import's archive) are held in memory up to the body limit, never spooled to disk
+            config.jetty.multipartConfig.maxFileSize(maxBody, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxTotalRequestSize(maxBody, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxInMemoryFileSize(
+                    (int) Math.min(Integer.MAX_VALUE, maxBody), SizeUnit.BYTES);
             metrics.instrument(config);
             config.showJavalinBanner = false;
             config.http.prefer405over404 = true;
-            config.http.maxRequestSize = MAX_REQUEST_BYTES;
+            config.http.maxRequestSize = maxBody;
             // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
             config.http.disableCompression();
             // the commonest requests are answered before the servlet context and session scopes and
@@ -118,7 +129,11 @@ public final class HttpApi {
                     stats = new StatisticsHandler();
                     server.insertHandler(stats);
                 }
+                // outermost first: the body bound, then the per-address thread bound, then the fast path
                 stats.insertHandler(fast);
+                stats.insertHandler(
+                        new AddressThreadLimit(limits.intValue(Limit.HTTP_THREADS_PER_ADDRESS), metrics::limitRefused));
+                stats.insertHandler(new BodyLimit(maxBody, metrics::limitRefused));
                 metrics.requestsInFlight(stats::getRequestsActive);
                 // only once started: a stop that drains after a failed start (a port in use) throws
                 // in place of the start's own failure

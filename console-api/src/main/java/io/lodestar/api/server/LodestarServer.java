@@ -6,6 +6,8 @@ import io.lodestar.api.auth.Auth;
 import io.lodestar.api.auth.AuthKeyspaces;
 import io.lodestar.api.cluster.NodeReadiness;
 import io.lodestar.api.grpc.GrpcApi;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.LimitRefusals;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.NamingFields;
 import io.lodestar.api.request.RequestChecks;
@@ -190,11 +192,19 @@ public final class LodestarServer implements AutoCloseable {
         checks.add(auth.check());
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         NamespaceService namespaces = new NamespaceService(store);
-        LongPollRegistry listeners = new LongPollRegistry(store, configs);
+        LimitRefusals refusals = new LimitRefusals();
+        LongPollRegistry listeners = new LongPollRegistry(
+                store,
+                configs,
+                LongPollRegistry.NACOS_MIN_HOLD_MS,
+                new LongPollRegistry.HoldCaps(
+                        s.limits().intValue(Limit.LONGPOLL_HELD),
+                        s.limits().intValue(Limit.LONGPOLL_HELD_PER_ADDRESS),
+                        name -> refusals.refused(Limit.byKey(name))));
         PushHub push = new PushHub(store, configs);
         Naming naming = Naming.start(store, s);
         NodeReadiness readiness = new NodeReadiness(store, naming.service());
-        Metrics metrics = new Metrics(store, readiness);
+        Metrics metrics = new Metrics(store, readiness, refusals);
         metrics.healthProbes(naming.health());
         metrics.logins(auth);
         // gRPC first: HTTP answers readiness, and a client that saw it ready connects to both
@@ -204,7 +214,7 @@ public final class LodestarServer implements AutoCloseable {
                 grpc = GrpcApi.start(
                         s.host(),
                         s.grpcPort(),
-                        s.grpcMaxConnections(),
+                        s.limits(),
                         checks,
                         new GrpcApi.Services(store, configs, listeners, push, naming.service(), metrics));
             } catch (IOException | RuntimeException e) {
@@ -236,7 +246,7 @@ public final class LodestarServer implements AutoCloseable {
                 auth);
         Javalin http;
         try {
-            http = HttpApi.create(services, checks, s.host(), s.httpPort());
+            http = HttpApi.create(services, checks, s.host(), s.httpPort(), s.limits());
             http.start();
         } catch (RuntimeException e) {
             if (grpc != null) {

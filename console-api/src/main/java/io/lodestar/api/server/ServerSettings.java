@@ -1,5 +1,6 @@
 package io.lodestar.api.server;
 
+import io.lodestar.api.limits.Limits;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,8 +8,8 @@ import java.util.List;
 /**
  * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
  * mode when none was given: one is then generated for this install. {@code grpcPort} is where
- * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); a client connecting
- * while {@code grpcMaxConnections} are set up is sent to another server (0: no limit). {@code dnsPort} 0 picks any
+ * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); {@code limits} bounds
+ * what clients may hold and send (docs/limits.md). {@code dnsPort} 0 picks any
  * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
  * checks of persistent instances may connect to; {@code auth} turns client authentication on. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
@@ -21,7 +22,7 @@ public record ServerSettings(
         String host,
         int httpPort,
         int grpcPort,
-        int grpcMaxConnections,
+        Limits limits,
         int raftPort,
         Path dataDir,
         List<String> peers,

@@ -60,6 +60,23 @@ class GrpcApiTest {
         assertNotNull(bystander.awaitPushed("SetupAckRequest", 5));
     }
 
+    @Test
+    void aSetupWithLabelsPastTheLimitIsRefusedNamingIt() throws Exception {
+        String big = "x".repeat(20 << 10); // past grpc.setup-label-bytes' default, 16 KiB
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort)) {
+            c.setUp("{\"clientVersion\":\"raw-test\",\"labels\":{\"big\":\"" + big + "\"},\"abilityTable\":{}}");
+            String end = c.streamEnd.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertNotNull(end, "the stream ended");
+            assertTrue(end.contains("RESOURCE_EXHAUSTED") && end.contains("grpc.setup-label-bytes"), end);
+            assertNull(c.awaitPushed("SetupAckRequest", 1), "not set up");
+        }
+        try (RawGrpcClient c = new RawGrpcClient(grpcPort)) {
+            c.setUp("{\"clientVersion\":\"raw-test\",\"labels\":{\"small\":\"" + "x".repeat(10 << 10)
+                    + "\"},\"abilityTable\":{}}");
+            assertNotNull(c.awaitPushed("SetupAckRequest", 5), "a setup within the limit is set up");
+        }
+    }
+
     @AfterEach
     void bystanderIsUndisturbed() throws Exception {
         assertNull(bystander.streamEnd.peek(), "another client's stream stays open");

@@ -87,6 +87,13 @@ public final class RawGrpcClient implements AutoCloseable {
         return this;
     }
 
+    /** Opens the bi-stream and sends {@code setupJson} as its {@code ConnectionSetupRequest}. */
+    RawGrpcClient setUp(String setupJson) {
+        openStream();
+        toServer.onNext(payload("ConnectionSetupRequest", setupJson, Map.of()));
+        return this;
+    }
+
     /** Opens the bi-stream without setting anything up. */
     StreamObserver<Payload> openStream() {
         ClientCall<Payload, Payload> call = channel.newCall(STREAM, CallOptions.DEFAULT);

@@ -1,5 +1,6 @@
 package io.lodestar.api.server;
 
+import io.lodestar.api.limits.Limits;
 import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
@@ -15,11 +16,16 @@ public final class TestSettings {
 
     /** As {@link #standalone(Path, int, int)}, with client authentication on or off. */
     public static ServerSettings standalone(Path dataDir, int httpPort, int grpcPort, boolean auth) {
+        return standalone(dataDir, httpPort, grpcPort, auth, Limits.defaults());
+    }
+
+    /** As {@link #standalone(Path, int, int, boolean)}, within {@code limits}. */
+    public static ServerSettings standalone(Path dataDir, int httpPort, int grpcPort, boolean auth, Limits limits) {
         return new ServerSettings(
                 "127.0.0.1",
                 httpPort,
                 grpcPort,
-                0,
+                limits,
                 FreePorts.next(),
                 dataDir,
                 List.of(),

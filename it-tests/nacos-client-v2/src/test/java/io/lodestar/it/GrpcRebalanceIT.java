@@ -36,7 +36,7 @@ class GrpcRebalanceIT {
 
     @Test
     void aNodeAtItsLimitTurnsANewClientAwayUntilAConnectionIsFree() throws Exception {
-        ServerProcess server = cluster.startStandalone("grpc-limit", "--grpc-max-connections", "1");
+        ServerProcess server = cluster.startStandalone("grpc-limit", "--limit", "grpc.connections=1");
         NamingService first = clients.naming(server.httpAddress());
         first.registerInstance("limited", "127.0.0.81", 8100);
         assertEquals(1, GrpcNamingIT.grpcConnections(server));

@@ -1,0 +1,95 @@
+package io.lodestar.api.limits;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** The value of every {@link Limit} on this node: its default unless the operator set it. Immutable. */
+public final class Limits {
+    private static final Pattern VALUE = Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?");
+
+    private final Map<Limit, Long> values;
+
+    private Limits(Map<Limit, Long> values) {
+        this.values = values;
+    }
+
+    /** Every limit at its default. */
+    public static Limits defaults() {
+        return parse(java.util.List.of());
+    }
+
+    /**
+     * The limits with {@code settings} ({@code NAME=VALUE} each, as {@code --limit} gives them)
+     * applied over the defaults.
+     *
+     * @throws IllegalArgumentException naming the setting that is not a known limit or not a value
+     */
+    public static Limits parse(Collection<String> settings) {
+        Map<Limit, Long> values = new EnumMap<>(Limit.class);
+        for (Limit l : Limit.values()) {
+            values.put(l, l.defaultValue());
+        }
+        for (String setting : settings) {
+            int eq = setting.indexOf('=');
+            String name = eq < 0 ? setting : setting.substring(0, eq).trim();
+            Limit limit = Arrays.stream(Limit.values())
+                    .filter(l -> l.key().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("'" + name + "' is not a limit; the limits are "
+                            + Arrays.stream(Limit.values()).map(Limit::key).collect(Collectors.joining(", "))));
+            if (eq < 0) {
+                throw new IllegalArgumentException("'" + setting + "' has no value: give " + name + "=VALUE");
+            }
+            values.put(limit, value(limit, setting.substring(eq + 1).trim()));
+        }
+        return new Limits(values);
+    }
+
+    private static long value(Limit limit, String text) {
+        Matcher m = VALUE.matcher(text);
+        if (!m.matches() || (m.group(2) != null && !limit.isBytes())) {
+            throw new IllegalArgumentException(limit.key() + ": '" + text + "' is not "
+                    + (limit.isBytes() ? "a size (bytes, or a number with KiB, MiB or GiB)" : "a whole number"));
+        }
+        int shift = m.group(2) == null
+                ? 0
+                : switch (m.group(2)) {
+                    case "KiB" -> 10;
+                    case "MiB" -> 20;
+                    default -> 30;
+                };
+        long n = Long.parseLong(m.group(1));
+        if (n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException(limit.key() + ": '" + text + "' is too large");
+        }
+        return n << shift;
+    }
+
+    public long get(Limit limit) {
+        return values.get(limit);
+    }
+
+    /** The value as an int, for the settings that take one; larger values mean "as many as an int holds". */
+    public int intValue(Limit limit) {
+        return (int) Math.min(Integer.MAX_VALUE, values.get(limit));
+    }
+
+    /** A copy with one limit changed, for tests and embedding. */
+    public Limits with(Limit limit, long value) {
+        Map<Limit, Long> copy = new EnumMap<>(values);
+        copy.put(limit, value);
+        return new Limits(copy);
+    }
+
+    @Override
+    public String toString() {
+        return values.entrySet().stream()
+                .map(e -> e.getKey().key() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+}
