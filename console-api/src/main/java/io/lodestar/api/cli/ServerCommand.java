@@ -1,5 +1,6 @@
 package io.lodestar.api.cli;
 
+import io.lodestar.api.limits.ByteSize;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
@@ -246,23 +247,11 @@ public final class ServerCommand implements Callable<Integer> {
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */
     private long size(String option, String value) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?").matcher(value.trim());
-        if (!m.matches()) {
-            throw usage(option + ": '" + value + "' is not a size (bytes, or a number with KiB, MiB or GiB)");
+        try {
+            return ByteSize.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw usage(option + ": " + e.getMessage());
         }
-        int shift = m.group(2) == null
-                ? 0
-                : switch (m.group(2)) {
-                    case "KiB" -> 10;
-                    case "MiB" -> 20;
-                    default -> 30;
-                };
-        long n = Long.parseLong(m.group(1));
-        if (n > (Long.MAX_VALUE >> shift)) {
-            throw usage(option + ": '" + value + "' is too large");
-        }
-        return n << shift;
     }
 
     private void checkPort(String name, int value) {

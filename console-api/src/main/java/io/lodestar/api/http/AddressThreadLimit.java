@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.Request;
@@ -43,16 +42,13 @@ public final class AddressThreadLimit extends HandlerWrapper {
         });
         if (over[0]) {
             refused.accept(Limit.HTTP_THREADS_PER_ADDRESS);
-            base.setHandled(true);
-            resp.setStatus(429);
-            resp.setContentType("text/plain;charset=utf-8");
-            resp.getOutputStream()
-                    .write(LimitExceededException.tooMany(
-                                    Limit.HTTP_THREADS_PER_ADDRESS.key(),
-                                    perAddress,
-                                    "this address has its most requests in progress")
-                            .getMessage()
-                            .getBytes(StandardCharsets.UTF_8));
+            ErrorMapping.answer(
+                    LimitExceededException.tooMany(
+                            Limit.HTTP_THREADS_PER_ADDRESS.key(),
+                            perAddress,
+                            "this address has its most requests in progress"),
+                    base,
+                    resp);
             return;
         }
         try {

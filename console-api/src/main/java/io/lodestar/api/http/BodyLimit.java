@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.HttpInput;
 import org.eclipse.jetty.server.Request;
@@ -35,11 +34,8 @@ public final class BodyLimit extends HandlerWrapper {
             throws IOException, ServletException {
         if (req.getContentLengthLong() > maxBytes) {
             refused.accept(Limit.HTTP_BODY_BYTES);
-            base.setHandled(true);
-            resp.setStatus(413);
-            resp.setContentType("text/plain;charset=utf-8");
-            resp.setHeader("Connection", "close");
-            resp.getOutputStream().write(tooLarge().getMessage().getBytes(StandardCharsets.UTF_8));
+            resp.setHeader("Connection", "close"); // the body is not read
+            ErrorMapping.answer(tooLarge(), base, resp);
             return;
         }
         if (req.getContentLengthLong() < 0) { // no declared length: count what arrives

@@ -6,6 +6,9 @@ import io.javalin.http.HttpResponseException;
 import io.lodestar.error.ErrorKind;
 import io.lodestar.error.Failures;
 import io.lodestar.error.LodestarException;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -178,6 +181,19 @@ public final class ErrorMapping {
             return own != null ? own : new Grpc(TABLE.get(known.kind()).grpcCode(), known.getMessage());
         }
         return new Grpc(GRPC_SERVER_ERROR, unexpected(cause, request));
+    }
+
+    /**
+     * Answers {@code e} on a servlet response as the v1 API answers it: for the bounds that refuse a
+     * request before any route runs.
+     */
+    static void answer(Throwable e, org.eclipse.jetty.server.Request base, HttpServletResponse resp)
+            throws IOException {
+        Mapped m = map(e, base.getMethod() + " " + base.getRequestURI());
+        base.setHandled(true);
+        resp.setStatus(m.status());
+        resp.setContentType("text/plain;charset=utf-8");
+        resp.getOutputStream().write(m.message().getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -4,14 +4,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** The value of every {@link Limit} on this node: its default unless the operator set it. Immutable. */
 public final class Limits {
-    private static final Pattern VALUE = Pattern.compile("(\\d{1,15})\\s*(KiB|MiB|GiB)?");
-
     private final Map<Limit, Long> values;
 
     private Limits(Map<Limit, Long> values) {
@@ -51,23 +47,14 @@ public final class Limits {
     }
 
     private static long value(Limit limit, String text) {
-        Matcher m = VALUE.matcher(text);
-        if (!m.matches() || (m.group(2) != null && !limit.isBytes())) {
-            throw new IllegalArgumentException(limit.key() + ": '" + text + "' is not "
-                    + (limit.isBytes() ? "a size (bytes, or a number with KiB, MiB or GiB)" : "a whole number"));
+        if (!limit.isBytes() && !text.matches("\\d{1,15}")) {
+            throw new IllegalArgumentException(limit.key() + ": '" + text + "' is not a whole number");
         }
-        int shift = m.group(2) == null
-                ? 0
-                : switch (m.group(2)) {
-                    case "KiB" -> 10;
-                    case "MiB" -> 20;
-                    default -> 30;
-                };
-        long n = Long.parseLong(m.group(1));
-        if (n > (Long.MAX_VALUE >> shift)) {
-            throw new IllegalArgumentException(limit.key() + ": '" + text + "' is too large");
+        try {
+            return ByteSize.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(limit.key() + ": " + e.getMessage());
         }
-        return n << shift;
     }
 
     public long get(Limit limit) {
