@@ -25,7 +25,7 @@ final class Cidr {
         String s = text.trim();
         int slash = s.indexOf('/');
         String address = slash < 0 ? s : s.substring(0, slash);
-        if (address.isEmpty() || !HealthChecker.isIpLiteral(address) || address.indexOf('%') >= 0) {
+        if (address.isEmpty() || !isIpLiteral(address) || address.indexOf('%') >= 0) {
             throw new IllegalArgumentException("'" + text + "' is not an IP network (address/prefix, e.g. 10.0.0.0/8)");
         }
         byte[] bytes;
@@ -65,5 +65,25 @@ final class Cidr {
     @Override
     public String toString() {
         return text;
+    }
+
+    /** An IPv4 dotted quad or an IPv6 literal: an address the JDK parses without a name lookup. */
+    static boolean isIpLiteral(String host) {
+        if (host.indexOf(':') >= 0) {
+            return true; // a host name cannot hold ':'; a malformed IPv6 literal fails without a lookup
+        }
+        String[] parts = host.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String part : parts) {
+            if (part.isEmpty()
+                    || part.length() > 3
+                    || !part.chars().allMatch(c -> c >= '0' && c <= '9')
+                    || Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return true;
     }
 }

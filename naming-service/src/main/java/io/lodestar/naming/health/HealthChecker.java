@@ -265,7 +265,7 @@ public final class HealthChecker implements AutoCloseable {
                     ProbeResult.unknown("no probe for " + target.settings().type()));
             return;
         }
-        if (isIpLiteral(target.ip())) {
+        if (Cidr.isIpLiteral(target.ip())) {
             resolveAndStart(probe, state, target); // a literal is parsed, not looked up
         } else {
             try {
@@ -360,27 +360,9 @@ public final class HealthChecker implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn(
                     "reporting the health of {} failed; it is asked again if it does not change", state.target.id(), e);
+        } finally {
+            state.asked(System.nanoTime());
         }
-    }
-
-    /** An IPv4 dotted quad or an IPv6 literal: an address the JDK parses without a name lookup. */
-    static boolean isIpLiteral(String host) {
-        if (host.indexOf(':') >= 0) {
-            return true; // a host name cannot hold ':'; a malformed IPv6 literal fails without a lookup
-        }
-        String[] parts = host.split("\\.", -1);
-        if (parts.length != 4) {
-            return false;
-        }
-        for (String part : parts) {
-            if (part.isEmpty()
-                    || part.length() > 3
-                    || !part.chars().allMatch(c -> c >= '0' && c <= '9')
-                    || Integer.parseInt(part) > 255) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Stops ticking and probing; nothing reaches the sink afterwards. Idempotent. */

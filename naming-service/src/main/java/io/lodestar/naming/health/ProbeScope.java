@@ -86,7 +86,7 @@ public final class ProbeScope {
      * null for a host name, which is checked against what it resolves to when it is probed.
      */
     public String refusal(String ip) {
-        if (!HealthChecker.isIpLiteral(ip)) {
+        if (!Cidr.isIpLiteral(ip)) {
             return null;
         }
         try {

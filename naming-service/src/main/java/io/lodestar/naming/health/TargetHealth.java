@@ -40,8 +40,9 @@ final class TargetHealth {
      *
      * <p>A flip is due when the last {@code failureThreshold} results all failed while the stored
      * health is healthy, or the last {@code successThreshold} all succeeded while it is unhealthy.
-     * Once asked, the same flip is not asked again until {@code retryAfterNanos} have passed
-     * without the stored health changing (the write is presumably still on its way).
+     * Once asked, the same flip is not asked again until {@code retryAfterNanos} have passed since
+     * the ask ended ({@link #asked}) without the stored health changing (the write is presumably
+     * still on its way).
      */
     Boolean record(boolean up, long nowNanos, long retryAfterNanos) {
         if (up) {
@@ -66,6 +67,14 @@ final class TargetHealth {
         requested = up;
         requestedAtNanos = nowNanos;
         return up;
+    }
+
+    /**
+     * The flip {@link #record} returned has been asked for, ending now: the wait before asking
+     * again counts from here, not from the result, so logging and the ask itself do not shorten it.
+     */
+    void asked(long nowNanos) {
+        requestedAtNanos = nowNanos;
     }
 
     /** Results in a row of the current kind (for logs). */

@@ -118,11 +118,11 @@ class ProbesTest {
 
     @Test
     void ipLiteralsAreToldFromHostNames() {
-        assertTrue(HealthChecker.isIpLiteral("10.0.0.1"));
-        assertTrue(HealthChecker.isIpLiteral("::1"));
-        assertTrue(HealthChecker.isIpLiteral("fe80::1%eth0"));
-        assertEquals(false, HealthChecker.isIpLiteral("999.0.0.1"));
-        assertEquals(false, HealthChecker.isIpLiteral("1.2.3"));
-        assertEquals(false, HealthChecker.isIpLiteral("order-service.internal"));
+        assertTrue(Cidr.isIpLiteral("10.0.0.1"));
+        assertTrue(Cidr.isIpLiteral("::1"));
+        assertTrue(Cidr.isIpLiteral("fe80::1%eth0"));
+        assertEquals(false, Cidr.isIpLiteral("999.0.0.1"));
+        assertEquals(false, Cidr.isIpLiteral("1.2.3"));
+        assertEquals(false, Cidr.isIpLiteral("order-service.internal"));
     }
 }
