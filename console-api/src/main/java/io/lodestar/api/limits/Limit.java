@@ -11,7 +11,7 @@ public enum Limit {
     HTTP_CONNECTIONS("http.connections", 10_000, false, "open HTTP connections; further ones wait in the accept queue"),
     HTTP_CONNECTIONS_PER_ADDRESS(
             "http.connections-per-address",
-            1_000,
+            4_000,
             false,
             "open HTTP connections from one client address; further ones are closed at once"),
     HTTP_THREADS_PER_ADDRESS(
@@ -57,7 +57,7 @@ public enum Limit {
             "config long-polls held on this node; a further one is answered 429 and the client polls again later"),
     LONGPOLL_HELD_PER_ADDRESS(
             LongPollRegistry.HELD_PER_ADDRESS_LIMIT,
-            2_000,
+            4_000,
             false,
             "config long-polls held for one client address; a further one is answered 429");
 
