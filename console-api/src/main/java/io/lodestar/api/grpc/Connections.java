@@ -76,10 +76,9 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
     });
 
     Connections(Metrics metrics, Limits limits) {
-        int maxConnections = limits.intValue(Limit.GRPC_CONNECTIONS);
+        this.maxConnections = limits.intValue(Limit.GRPC_CONNECTIONS);
         this.maxSetupLabelBytes = limits.intValue(Limit.GRPC_SETUP_LABEL_BYTES);
         this.metrics = metrics;
-        this.maxConnections = maxConnections;
         ejector.scheduleWithFixedDelay(this::ejectSilent, SCAN_MS, SCAN_MS, TimeUnit.MILLISECONDS);
     }
 

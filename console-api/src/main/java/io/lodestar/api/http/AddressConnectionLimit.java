@@ -16,46 +16,35 @@ import org.eclipse.jetty.io.Connection;
  * hears of every connection the connector opens and closes.
  */
 public final class AddressConnectionLimit implements Connection.Listener {
-    private final int perAddress;
     private final Consumer<Limit> refused;
-    private final ConcurrentHashMap<InetAddress, Integer> open = new ConcurrentHashMap<>();
-    /** Each open connection's address: a closed socket no longer tells it. */
-    private final ConcurrentHashMap<Connection, InetAddress> addresses = new ConcurrentHashMap<>();
+    private final CountsByAddress<InetAddress> open;
+    /** Each counted connection's address: a closed socket no longer tells it. */
+    private final ConcurrentHashMap<Connection, InetAddress> counted = new ConcurrentHashMap<>();
 
     public AddressConnectionLimit(int perAddress, Consumer<Limit> refused) {
-        this.perAddress = perAddress;
         this.refused = refused;
+        this.open = new CountsByAddress<>(perAddress);
     }
 
     @Override
     public void onOpened(Connection connection) {
-        InetAddress address = address(connection);
-        if (address == null) {
+        SocketAddress remote = connection.getEndPoint().getRemoteSocketAddress();
+        if (!(remote instanceof InetSocketAddress inet)) {
             return;
         }
-        addresses.put(connection, address);
-        int now = open.merge(address, 1, Integer::sum);
-        if (now > perAddress) {
+        if (open.tryAcquire(inet.getAddress())) {
+            counted.put(connection, inet.getAddress());
+        } else {
             refused.accept(Limit.HTTP_CONNECTIONS_PER_ADDRESS);
-            connection.getEndPoint().close(); // onClosed follows and uncounts it
+            connection.getEndPoint().close();
         }
     }
 
     @Override
     public void onClosed(Connection connection) {
-        InetAddress address = addresses.remove(connection);
+        InetAddress address = counted.remove(connection);
         if (address != null) {
-            open.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
+            open.release(address);
         }
-    }
-
-    /** Open connections from {@code address} now. */
-    int openFrom(InetAddress address) {
-        return open.getOrDefault(address, 0);
-    }
-
-    private static InetAddress address(Connection connection) {
-        SocketAddress remote = connection.getEndPoint().getRemoteSocketAddress();
-        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
     }
 }

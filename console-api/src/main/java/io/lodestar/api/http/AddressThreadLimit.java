@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
@@ -23,24 +22,19 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
 public final class AddressThreadLimit extends HandlerWrapper {
     private final int perAddress;
     private final Consumer<Limit> refused;
-    private final ConcurrentHashMap<String, Integer> working = new ConcurrentHashMap<>();
+    private final CountsByAddress<String> working;
 
     public AddressThreadLimit(int perAddress, Consumer<Limit> refused) {
         this.perAddress = perAddress;
         this.refused = refused;
+        this.working = new CountsByAddress<>(perAddress);
     }
 
     @Override
     public void handle(String target, Request base, HttpServletRequest req, HttpServletResponse resp)
             throws IOException, ServletException {
         String address = req.getRemoteAddr();
-        boolean[] over = {false};
-        working.compute(address, (a, n) -> {
-            int now = n == null ? 1 : n + 1;
-            over[0] = now > perAddress;
-            return over[0] ? n : Integer.valueOf(now);
-        });
-        if (over[0]) {
+        if (!working.tryAcquire(address)) {
             refused.accept(Limit.HTTP_THREADS_PER_ADDRESS);
             ErrorMapping.answer(
                     LimitExceededException.tooMany(
@@ -54,7 +48,7 @@ public final class AddressThreadLimit extends HandlerWrapper {
         try {
             super.handle(target, base, req, resp);
         } finally {
-            working.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
+            working.release(address);
         }
     }
 }
