@@ -59,15 +59,18 @@ class StandaloneServerIT {
     }
 
     /**
-     * SIGTERM while a publish is under way (its body half sent): the stop waits for it, the client
-     * gets its answer, and the write is there after the restart. Without the drain the connection
-     * was closed under the request.
+     * SIGTERM while a publish is under way (most of its body sent, the rest held back): the stop
+     * waits for it, the client gets its answer, and the write is there after the restart. Without
+     * the drain the connection was closed under the request. The part sent first is 64 KiB so that
+     * the body stays above the minimum data rate (1 KiB/s on average) for the whole pause: a body
+     * that stalls below it is cut off with 408, drain or not.
      */
     @Test
     void aStopLetsTheRequestInFlightFinish() throws Exception {
         ServerProcess p = cluster.startStandalone("solo");
-        byte[] body = "dataId=drained&group=DEFAULT_GROUP&content=finished".getBytes(StandardCharsets.US_ASCII);
-        int half = body.length / 2;
+        String content = "x".repeat(64 * 1024) + "finished";
+        byte[] body = ("dataId=drained&group=DEFAULT_GROUP&content=" + content).getBytes(StandardCharsets.US_ASCII);
+        int sentFirst = body.length - "finished".length();
         try (Socket s = new Socket(p.host, p.httpPort)) {
             s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
@@ -75,7 +78,7 @@ class StandaloneServerIT {
                             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length
                             + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            out.write(body, 0, half);
+            out.write(body, 0, sentFirst);
             out.flush();
             // in flight: its handler waits for the rest of the body (the scrape itself is the other one)
             Await.until(
@@ -87,7 +90,7 @@ class StandaloneServerIT {
                     Duration.ofSeconds(10),
                     "the stop to begin",
                     () -> p.logText().contains("shutdown requested"));
-            out.write(body, half, body.length - half);
+            out.write(body, sentFirst, body.length - sentFirst);
             out.flush();
             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
@@ -95,7 +98,7 @@ class StandaloneServerIT {
         }
         assertEquals(0, p.waitExit(Duration.ofSeconds(30)), "the drained stop exits 0");
         cluster.start(p);
-        assertEquals("finished", read(p, "drained").body());
+        assertEquals(content, read(p, "drained").body());
     }
 
     private static double requestsActive(String metrics) {
