@@ -29,7 +29,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +49,22 @@ public final class GrpcApi implements AutoCloseable {
             ProtoUtils.marshaller(Payload.getDefaultInstance());
 
     private final Server server;
+    /** The threads calls are handled on, and their answers sent from (grpc-java's default is the same kind of pool). */
+    private final ExecutorService calls;
+
     private final Connections connections;
 
     private final ConfigRequests config;
     private final NamingRequests naming;
 
-    private GrpcApi(Server server, Connections connections, ConfigRequests config, NamingRequests naming) {
+    private GrpcApi(
+            Server server,
+            ExecutorService calls,
+            Connections connections,
+            ConfigRequests config,
+            NamingRequests naming) {
         this.server = server;
+        this.calls = calls;
         this.connections = connections;
         this.config = config;
         this.naming = naming;
@@ -74,7 +86,8 @@ public final class GrpcApi implements AutoCloseable {
     public static GrpcApi start(String host, int port, Limits limits, RequestChecks checks, Services services)
             throws IOException {
         Connections connections = new Connections(services.metrics(), limits);
-        RequestDispatcher dispatcher = new RequestDispatcher(checks, services.metrics());
+        ExecutorService calls = Executors.newCachedThreadPool(GrpcApi::callThread);
+        RequestDispatcher dispatcher = new RequestDispatcher(checks, services.metrics(), calls);
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
         ConfigRequests config =
@@ -117,6 +130,7 @@ public final class GrpcApi implements AutoCloseable {
                                 new BiStream(CALLER.get(), connections, (ServerCallStreamObserver<Payload>) out)))
                 .build();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+                .executor(calls)
                 .addTransportFilter(connections)
                 .intercept(new ServerInterceptor() {
                     @Override
@@ -141,9 +155,10 @@ public final class GrpcApi implements AutoCloseable {
             connections.close();
             config.close();
             naming.close();
+            calls.shutdown();
             throw e;
         }
-        return new GrpcApi(server, connections, config, naming);
+        return new GrpcApi(server, calls, connections, config, naming);
     }
 
     /** The port served. */
@@ -228,6 +243,15 @@ public final class GrpcApi implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 server.shutdownNow();
             }
+            calls.shutdown();
         }
+    }
+
+    private static final AtomicInteger CALL_THREADS = new AtomicInteger();
+
+    private static Thread callThread(Runnable r) {
+        Thread t = new Thread(r, "grpc-call-" + CALL_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
     }
 }

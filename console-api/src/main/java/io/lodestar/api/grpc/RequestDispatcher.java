@@ -10,6 +10,7 @@ import io.lodestar.error.InvalidRequestException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * The one path of a unary request: the server check (answered on any connection), then, on a
@@ -27,10 +28,16 @@ final class RequestDispatcher {
     private final java.util.Set<String> typed = new java.util.TreeSet<>();
     private final RequestChecks checks;
     private final Metrics metrics;
+    private final Executor answers;
 
-    RequestDispatcher(RequestChecks checks, Metrics metrics) {
+    /**
+     * {@code answers}: where an answer whose future completed on another thread (the store's one
+     * completion thread, shared by every caller) is encoded, audited and sent.
+     */
+    RequestDispatcher(RequestChecks checks, Metrics metrics, Executor answers) {
         this.checks = checks;
         this.metrics = metrics;
+        this.answers = answers;
     }
 
     /**
@@ -114,6 +121,9 @@ final class RequestDispatcher {
             reply = route.handler().handle(request);
         } catch (Exception e) {
             reply = CompletableFuture.failedFuture(e);
+        }
+        if (!reply.isDone()) {
+            reply = reply.whenCompleteAsync((ok, e) -> {}, answers);
         }
         return reply.handle((ok, e) -> {
                     if (e == null) {

@@ -111,6 +111,6 @@ public final class JavalinExchange implements Exchange {
 
     @Override
     public void answerWhenDone(CompletableFuture<Body> body) {
-        ctx.future(() -> body.thenAccept(this::answer));
+        ctx.future(() -> WebThreads.answerOn(ctx.req(), body).thenAccept(this::answer));
     }
 }

@@ -110,7 +110,7 @@ public final class ServletExchange implements Exchange {
         }
         AsyncContext async = req.startAsync();
         async.setTimeout(0); // the store bounds how long a write may take; a long-poll bounds itself
-        body.whenComplete((answer, error) -> {
+        WebThreads.answerOn(req, body).whenComplete((answer, error) -> {
             try {
                 answerOutcome(body);
             } finally {
