@@ -68,6 +68,8 @@ class CliIT {
         Files.setPosixFilePermissions(shortSecret, PosixFilePermissions.fromString("rw-------"));
         Path openSecret = Files.writeString(dir.resolve("open.secret"), LodestarCluster.SECRET);
         Files.setPosixFilePermissions(openSecret, PosixFilePermissions.fromString("rw-r--r--"));
+        Path emptyToken = Files.writeString(dir.resolve("empty.token"), " \n");
+        Files.setPosixFilePermissions(emptyToken, PosixFilePermissions.fromString("rw-------"));
         record Case(String why, List<String> args, String mentions) {}
         List<Case> cases = List.of(
                 new Case("no command", List.of(), "missing command"),
@@ -106,6 +108,14 @@ class CliIT {
                         "a secret file others may read",
                         List.of("server", "--cluster-secret-file", openSecret.toString(), "--data-dir", data),
                         "chmod 600"),
+                new Case(
+                        "a metrics token file others may read",
+                        List.of("server", "--metrics-token-file", openSecret.toString(), "--data-dir", data),
+                        "chmod 600"),
+                new Case(
+                        "an empty metrics token file",
+                        List.of("server", "--metrics-token-file", emptyToken.toString(), "--data-dir", data),
+                        "is empty"),
                 new Case(
                         "probe network with host bits",
                         List.of("server", "--probe-allow", "10.0.0.1/8", "--data-dir", data),

@@ -61,7 +61,8 @@ public final class SelfTestCommand implements Callable<Integer> {
                 0,
                 0,
                 ProbeScope.parse("127.0.0.0/8"), // a self-test dials nothing beyond this machine
-                false); // its own throw-away node, on loopback
+                false, // its own throw-away node, on loopback
+                null);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {

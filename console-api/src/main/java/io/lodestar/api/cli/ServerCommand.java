@@ -97,6 +97,13 @@ public final class ServerCommand implements Callable<Integer> {
     Path clusterSecretFile;
 
     @Option(
+            names = "--metrics-token-file",
+            paramLabel = "PATH",
+            description = "File holding a token that /metrics then asks for as 'Authorization: Bearer TOKEN'"
+                    + " (readable by its owner only, else refused). Without it /metrics is open, as scrapers expect.")
+    Path metricsTokenFile;
+
+    @Option(
             names = "--auth",
             defaultValue = "on",
             description =
@@ -242,7 +249,8 @@ public final class ServerCommand implements Callable<Integer> {
                 size("--disk-reserve", diskReserve),
                 dnsPort,
                 probeScope,
-                auth == Switch.on);
+                auth == Switch.on,
+                metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile));
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */
@@ -262,26 +270,31 @@ public final class ServerCommand implements Callable<Integer> {
 
     /** The secret from --cluster-secret-file (owner-only, else refused) or the environment; null if neither. */
     private byte[] clusterSecret() {
-        String text;
         if (clusterSecretFile != null) {
-            try {
-                Set<PosixFilePermission> mode = Files.getPosixFilePermissions(clusterSecretFile);
-                if (mode.stream()
-                        .anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
-                    throw usage("--cluster-secret-file: " + clusterSecretFile + " is readable by others ("
-                            + PosixFilePermissions.toString(mode) + "); chmod 600 it");
-                }
-                text = Files.readString(clusterSecretFile, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw usage("--cluster-secret-file: cannot read " + clusterSecretFile + ": " + e.getMessage());
-            }
-        } else {
-            text = System.getenv(CLUSTER_SECRET_ENV);
-            if (text == null || text.isBlank()) {
-                return null;
-            }
+            return ownerOnly("--cluster-secret-file", clusterSecretFile);
         }
-        return text.trim().getBytes(StandardCharsets.UTF_8);
+        String text = System.getenv(CLUSTER_SECRET_ENV);
+        return text == null || text.isBlank() ? null : text.trim().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The trimmed, non-empty text of {@code file}, which must be readable by its owner only. */
+    private byte[] ownerOnly(String option, Path file) {
+        String text;
+        try {
+            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+            if (mode.stream()
+                    .anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+                throw usage(option + ": " + file + " is readable by others (" + PosixFilePermissions.toString(mode)
+                        + "); chmod 600 it");
+            }
+            text = Files.readString(file, StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw usage(option + ": cannot read " + file + ": " + e.getMessage());
+        }
+        if (text.isEmpty()) {
+            throw usage(option + ": " + file + " is empty");
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private CommandLine.ParameterException usage(String message) {

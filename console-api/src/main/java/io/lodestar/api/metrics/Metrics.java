@@ -262,10 +262,11 @@ public final class Metrics {
         }
     }
 
-    public void install(Javalin app) {
-        app.get(
-                "/metrics",
-                ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-                        .result(registry.scrape()));
+    /** Serves the metrics at {@code /metrics} in Prometheus's text format, to the callers {@code access} lets in. */
+    public void install(Javalin app, ScrapeToken access) {
+        app.get("/metrics", ctx -> {
+            access.check(ctx.header("Authorization"));
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+        });
     }
 }

@@ -19,6 +19,7 @@ import io.lodestar.api.http.Routes;
 import io.lodestar.api.limits.Limit;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.metrics.ScrapeToken;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.udp.UdpPusher;
@@ -91,9 +92,10 @@ public final class HttpApi {
 
     /**
      * The server, not started, listening on {@code host:port} once started. Every request passes
-     * {@code checks} first, whichever way it comes in.
+     * {@code checks} first, whichever way it comes in; {@code /metrics} is served to {@code scrapers}.
      */
-    public static Javalin create(Services s, RequestChecks checks, String host, int port, Limits limits) {
+    public static Javalin create(
+            Services s, RequestChecks checks, String host, int port, Limits limits, ScrapeToken scrapers) {
         Metrics metrics = s.metrics();
         FastPaths fast = new FastPaths(metrics::record, checks);
         long maxBody = limits.get(Limit.HTTP_BODY_BYTES);
@@ -153,7 +155,7 @@ public final class HttpApi {
         AuthRoutes.install(app, s.auth());
         HealthRoutes.install(app, s.store(), s.readiness());
         MembershipRoutes.install(app, s.store());
-        metrics.install(app);
+        metrics.install(app, scrapers);
         NamespaceRoutes.install(app, s.namespaces());
         PushRoutes.install(app, s.push(), s.auth()::checkRead);
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());

@@ -9,6 +9,7 @@ import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.limits.Limit;
 import io.lodestar.api.limits.LimitRefusals;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.api.metrics.ScrapeToken;
 import io.lodestar.api.request.NamingFields;
 import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.udp.UdpPushSettings;
@@ -246,7 +247,8 @@ public final class LodestarServer implements AutoCloseable {
                 auth);
         Javalin http;
         try {
-            http = HttpApi.create(services, checks, s.host(), s.httpPort(), s.limits());
+            http = HttpApi.create(
+                    services, checks, s.host(), s.httpPort(), s.limits(), ScrapeToken.of(s.metricsToken()));
             http.start();
         } catch (RuntimeException e) {
             if (grpc != null) {

@@ -11,7 +11,8 @@ import java.util.List;
  * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); {@code limits} bounds
  * what clients may hold and send (docs/limits.md). {@code dnsPort} 0 picks any
  * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
- * checks of persistent instances may connect to; {@code auth} turns client authentication on. A snapshot is taken every {@code
+ * checks of persistent instances may connect to; {@code auth} turns client authentication on;
+ * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
  * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
@@ -33,7 +34,8 @@ public record ServerSettings(
         long diskReserveBytes,
         int dnsPort,
         ProbeScope probeScope,
-        boolean auth) {
+        boolean auth,
+        byte[] metricsToken) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

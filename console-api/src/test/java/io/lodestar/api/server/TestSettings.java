@@ -36,6 +36,28 @@ public final class TestSettings {
                 0,
                 -1,
                 ProbeScope.parse("127.0.0.0/8"),
-                auth);
+                auth,
+                null);
+    }
+
+    /** {@code s} with {@code /metrics} asking for {@code token}. */
+    public static ServerSettings withMetricsToken(ServerSettings s, byte[] token) {
+        return new ServerSettings(
+                s.host(),
+                s.httpPort(),
+                s.grpcPort(),
+                s.limits(),
+                s.raftPort(),
+                s.dataDir(),
+                s.peers(),
+                s.clusterSecret(),
+                s.snapshotIntervalSecs(),
+                s.snapshotEntries(),
+                s.snapshotBytes(),
+                s.diskReserveBytes(),
+                s.dnsPort(),
+                s.probeScope(),
+                s.auth(),
+                token);
     }
 }
