@@ -1,5 +1,6 @@
 package io.lodestar.api.cli;
 
+import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
@@ -62,6 +63,7 @@ public final class SelfTestCommand implements Callable<Integer> {
                 0,
                 ProbeScope.parse("127.0.0.0/8"), // a self-test dials nothing beyond this machine
                 false, // its own throw-away node, on loopback
+                BrowserOrigins.allowing(List.of()),
                 null);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";

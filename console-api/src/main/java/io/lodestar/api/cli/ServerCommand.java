@@ -1,5 +1,6 @@
 package io.lodestar.api.cli;
 
+import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.ByteSize;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
@@ -95,6 +96,14 @@ public final class ServerCommand implements Callable<Integer> {
                     + " owner only, else refused); else the environment variable " + CLUSTER_SECRET_ENV
                     + ". Required with --peers.")
     Path clusterSecretFile;
+
+    @Option(
+            names = "--allowed-origins",
+            split = ",",
+            paramLabel = "ORIGIN[,ORIGIN...]",
+            description = "Web pages (scheme://host[:port]) that may call the node from a browser, besides the"
+                    + " node's own; '*' for any. A browser request from another page is refused (403).")
+    List<String> allowedOrigins = List.of();
 
     @Option(
             names = "--metrics-token-file",
@@ -250,6 +259,7 @@ public final class ServerCommand implements Callable<Integer> {
                 dnsPort,
                 probeScope,
                 auth == Switch.on,
+                browserOrigins(),
                 metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile));
     }
 
@@ -265,6 +275,14 @@ public final class ServerCommand implements Callable<Integer> {
     private void checkPort(String name, int value) {
         if (value < 1 || value > 65535) {
             throw usage(name + " must be between 1 and 65535, got " + value);
+        }
+    }
+
+    private BrowserOrigins browserOrigins() {
+        try {
+            return BrowserOrigins.allowing(allowedOrigins);
+        } catch (IllegalArgumentException e) {
+            throw usage("--allowed-origins: " + e.getMessage() + " (given: " + String.join(",", allowedOrigins) + ")");
         }
     }
 

@@ -190,6 +190,7 @@ public final class LodestarServer implements AutoCloseable {
                 .withDiskReserveBytes(s.diskReserveBytes());
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
+        checks.add(s.browserOrigins()); // first: a page's request is refused before any token is looked at
         checks.add(auth.check());
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         NamespaceService namespaces = new NamespaceService(store);

@@ -1,5 +1,6 @@
 package io.lodestar.api.server;
 
+import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.List;
  * what clients may hold and send (docs/limits.md). {@code dnsPort} 0 picks any
  * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
  * checks of persistent instances may connect to; {@code auth} turns client authentication on;
+ * {@code browserOrigins} are the web pages that may call the node from a browser;
  * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
@@ -35,6 +37,7 @@ public record ServerSettings(
         int dnsPort,
         ProbeScope probeScope,
         boolean auth,
+        BrowserOrigins browserOrigins,
         byte[] metricsToken) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();

@@ -1,5 +1,6 @@
 package io.lodestar.api.server;
 
+import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.naming.health.ProbeScope;
@@ -37,11 +38,21 @@ public final class TestSettings {
                 -1,
                 ProbeScope.parse("127.0.0.0/8"),
                 auth,
+                BrowserOrigins.allowing(List.of()),
                 null);
     }
 
     /** {@code s} with {@code /metrics} asking for {@code token}. */
     public static ServerSettings withMetricsToken(ServerSettings s, byte[] token) {
+        return copy(s, s.browserOrigins(), token);
+    }
+
+    /** {@code s} serving browsers from {@code origins}. */
+    public static ServerSettings withBrowserOrigins(ServerSettings s, BrowserOrigins origins) {
+        return copy(s, origins, s.metricsToken());
+    }
+
+    private static ServerSettings copy(ServerSettings s, BrowserOrigins origins, byte[] token) {
         return new ServerSettings(
                 s.host(),
                 s.httpPort(),
@@ -58,6 +69,7 @@ public final class TestSettings {
                 s.dnsPort(),
                 s.probeScope(),
                 s.auth(),
+                origins,
                 token);
     }
 }
