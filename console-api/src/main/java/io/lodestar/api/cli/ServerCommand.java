@@ -130,8 +130,9 @@ public final class ServerCommand implements Callable<Integer> {
             names = "--probe-allow",
             defaultValue = ProbeScope.DEFAULT,
             paramLabel = "CIDR[,CIDR...]",
-            description = "Networks the health checks of persistent instances may connect to, or 'none' "
-                    + "(default: ${DEFAULT-VALUE}, every unicast address). Link-local (169.254.0.0/16, "
+            description = "Networks the health checks of persistent instances may connect to: CIDRs, 'local' "
+                    + "(the networks this host's interfaces are on, loopback excluded) or 'none' (default: "
+                    + "${DEFAULT-VALUE}; 0.0.0.0/0,::/0 for every unicast address). Link-local (169.254.0.0/16, "
                     + "fe80::/10), cloud metadata addresses, multicast and 0.0.0.0/8 are never probed. "
                     + "An instance outside is not probed and keeps its registered health.")
     String probeAllow;

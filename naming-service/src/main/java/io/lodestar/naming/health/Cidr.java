@@ -49,6 +49,16 @@ final class Cidr {
         return new Cidr(bytes, prefix, s);
     }
 
+    /** The network {@code address} is on with a {@code prefix}-bit mask (its host bits cleared). */
+    static Cidr networkOf(InetAddress address, int prefix) {
+        byte[] network = masked(address.getAddress(), prefix);
+        try {
+            return new Cidr(network, prefix, InetAddress.getByAddress(network).getHostAddress() + "/" + prefix);
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // the bytes of an address are an address
+        }
+    }
+
     boolean contains(InetAddress address) {
         byte[] a = address.getAddress();
         return a.length == network.length && Arrays.equals(masked(a, prefix), network);

@@ -2,9 +2,13 @@ package io.lodestar.naming.health;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,8 +27,14 @@ import java.util.Locale;
  * <p>Immutable and thread-safe.
  */
 public final class ProbeScope {
-    /** Every unicast address outside {@link #NEVER}: what a registry of private and public instances needs. */
-    public static final String DEFAULT = "0.0.0.0/0,::/0";
+    /**
+     * The networks the node itself is on (its interfaces' addresses with their prefixes), loopback
+     * excluded: where a registry's instances usually are, without the services only the node's own
+     * host can reach. Read once at start-up.
+     */
+    public static final String LOCAL = "local";
+    /** The default: {@link #LOCAL}. */
+    public static final String DEFAULT = LOCAL;
     /** The {@code --probe-allow} value that allows nothing: no instance is probed. */
     public static final String NONE = "none";
 
@@ -44,8 +54,34 @@ public final class ProbeScope {
         return parse(DEFAULT);
     }
 
+    /** The networks of the interfaces that are up, loopback and link-local left out. */
+    static List<Cidr> localNetworks() {
+        List<Cidr> out = new ArrayList<>();
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp() || nic.isLoopback()) {
+                    continue;
+                }
+                for (InterfaceAddress a : nic.getInterfaceAddresses()) {
+                    InetAddress address = a.getAddress();
+                    if (address.isLoopbackAddress() || address.isLinkLocalAddress() || a.getNetworkPrefixLength() < 0) {
+                        continue;
+                    }
+                    Cidr network = Cidr.networkOf(address, a.getNetworkPrefixLength());
+                    if (out.stream().noneMatch(c -> c.toString().equals(network.toString()))) {
+                        out.add(network);
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            throw new IllegalStateException("cannot list this host's network interfaces: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     /**
-     * Parses {@code --probe-allow}: networks in CIDR notation separated by commas, or {@value #NONE}.
+     * Parses {@code --probe-allow}: networks in CIDR notation separated by commas, {@value #LOCAL}
+     * (which may be one of them) or {@value #NONE}.
      * An {@link IllegalArgumentException} names the part that is not a network.
      */
     public static ProbeScope parse(String spec) {
@@ -62,7 +98,11 @@ public final class ProbeScope {
     private static List<Cidr> parseAll(String spec) {
         List<Cidr> out = new ArrayList<>();
         for (String part : spec.split(",", -1)) {
-            out.add(Cidr.parse(part));
+            if (part.trim().equalsIgnoreCase(LOCAL)) {
+                out.addAll(localNetworks());
+            } else {
+                out.add(Cidr.parse(part));
+            }
         }
         return out;
     }

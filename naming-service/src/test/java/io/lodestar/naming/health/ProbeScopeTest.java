@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.util.Collections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Which addresses the default and a configured {@code --probe-allow} let the health checks dial. */
 class ProbeScopeTest {
+    private final ProbeScope everywhere = ProbeScope.parse("0.0.0.0/0,::/0");
     private final ProbeScope defaults = ProbeScope.defaults();
 
     @ParameterizedTest
@@ -28,8 +33,41 @@ class ProbeScopeTest {
                 "2001:db8::1",
                 "::ffff:10.1.2.3"
             })
-    void theDefaultAllowsPrivatePublicAndLoopbackUnicast(String ip) {
-        assertNull(defaults.refusal(ip), ip);
+    void everywhereAllowsPrivatePublicAndLoopbackUnicast(String ip) {
+        assertNull(everywhere.refusal(ip), ip);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "127.0.0.53", "::1"})
+    void theDefaultLeavesOutTheNodesOwnLoopback(String ip) {
+        assertNotNull(defaults.refusal(ip), ip);
+    }
+
+    @Test
+    void theDefaultIsTheNetworksThisHostIsOn() throws Exception {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) {
+                continue;
+            }
+            for (InterfaceAddress a : nic.getInterfaceAddresses()) {
+                InetAddress address = a.getAddress();
+                if (address.isLinkLocalAddress() || a.getNetworkPrefixLength() < 0) {
+                    continue;
+                }
+                assertNull(defaults.refusal(address), address + " of " + nic.getName());
+                assertTrue(defaults.toString()
+                        .contains(Cidr.networkOf(address, a.getNetworkPrefixLength())
+                                .toString()));
+            }
+        }
+        assertEquals(ProbeScope.parse("local").toString(), defaults.toString());
+    }
+
+    @Test
+    void localCombinesWithNetworksGiven() {
+        ProbeScope scope = ProbeScope.parse("local,127.0.0.0/8");
+        assertNull(scope.refusal("127.0.0.1"));
+        assertTrue(scope.toString().endsWith("127.0.0.0/8"), scope.toString());
     }
 
     @ParameterizedTest
@@ -55,7 +93,7 @@ class ProbeScopeTest {
             })
     void linkLocalMetadataMulticastAndUnspecifiedAreNeverProbed(String ip) {
         assertNotNull(defaults.refusal(ip), ip);
-        assertNotNull(ProbeScope.parse("0.0.0.0/0,::/0").refusal(ip), "even when allowed: " + ip);
+        assertNotNull(everywhere.refusal(ip), "even when allowed: " + ip);
     }
 
     @Test
