@@ -2,6 +2,9 @@ package io.lodestar.api.grpc;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.Limits;
+import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ServedConfig;
@@ -12,6 +15,7 @@ import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
 import io.lodestar.config.service.ConfigService;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.error.NotFoundException;
 import io.lodestar.kv.KvStore;
 import java.util.List;
@@ -31,12 +35,24 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ConfigRequests implements AutoCloseable {
     private final ConfigService configs;
     private final LongPollRegistry listeners;
+    private final Metrics metrics;
+    /** The most keys one connection listens to: each is held, and notified, while it lives. */
+    private final int maxListensPerConnection;
+
     private final PushHub push;
     private final Map<Connection, Notifier> notifiers = new ConcurrentHashMap<>();
     /** Gray-release changes, which the change log (and so the push hub) does not carry. */
     private final BetaChangeNotices betas;
 
-    ConfigRequests(KvStore store, ConfigService configs, LongPollRegistry listeners, PushHub push) {
+    ConfigRequests(
+            KvStore store,
+            ConfigService configs,
+            LongPollRegistry listeners,
+            PushHub push,
+            Metrics metrics,
+            Limits limits) {
+        this.metrics = metrics;
+        this.maxListensPerConnection = limits.intValue(Limit.GRPC_LISTENS_PER_CONNECTION);
         this.configs = configs;
         this.listeners = listeners;
         this.push = push;
@@ -132,9 +148,20 @@ final class ConfigRequests implements AutoCloseable {
             notifiers.remove(connection);
             return CompletableFuture.completedFuture(reply);
         }
-        for (ListeningEntry e : entries) {
-            n.keys.put(e.key(), spelled.get(e.key()));
-            betas.listen(e.key(), n);
+        synchronized (n) { // one batch at a time per connection, so two cannot both pass the count
+            long added =
+                    entries.stream().filter(e -> !n.keys.containsKey(e.key())).count();
+            if (n.keys.size() + added > maxListensPerConnection) {
+                metrics.limitRefused(Limit.GRPC_LISTENS_PER_CONNECTION);
+                throw LimitExceededException.tooMany(
+                        Limit.GRPC_LISTENS_PER_CONNECTION.key(),
+                        maxListensPerConnection,
+                        "this connection's listened configs (" + n.keys.size() + " held, " + added + " more asked)");
+            }
+            for (ListeningEntry e : entries) {
+                n.keys.put(e.key(), spelled.get(e.key()));
+                betas.listen(e.key(), n);
+            }
         }
         push.subscribe(
                 n,

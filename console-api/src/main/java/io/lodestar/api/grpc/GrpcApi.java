@@ -90,10 +90,15 @@ public final class GrpcApi implements AutoCloseable {
         RequestDispatcher dispatcher = new RequestDispatcher(checks, services.metrics(), calls);
         dispatcher.add(
                 "HealthCheckRequest", null, r -> CompletableFuture.completedFuture(Reply.ok("HealthCheckResponse")));
-        ConfigRequests config =
-                new ConfigRequests(services.store(), services.configs(), services.listeners(), services.push());
+        ConfigRequests config = new ConfigRequests(
+                services.store(),
+                services.configs(),
+                services.listeners(),
+                services.push(),
+                services.metrics(),
+                limits);
         config.register(dispatcher, connections);
-        NamingRequests naming = new NamingRequests(services.naming(), services.metrics());
+        NamingRequests naming = new NamingRequests(services.naming(), services.metrics(), limits);
         naming.register(dispatcher, connections);
         AccessRules.requireDeclared(dispatcher.types(), dispatcher.typedTypes());
         ServerServiceDefinition unary = ServerServiceDefinition.builder("Request")

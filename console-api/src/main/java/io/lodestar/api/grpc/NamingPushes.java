@@ -2,11 +2,16 @@ package io.lodestar.api.grpc;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.delivery.LatestUntilAcked;
+import io.lodestar.api.limits.Limit;
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.naming.model.ServiceKey;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +34,7 @@ final class NamingPushes {
 
     /** One connection's subscriptions: closed once its connection closed, so none is added after. */
     private static final class Subscriber {
+        final Set<ServiceKey> services = new HashSet<>(); // guarded by this
         boolean closed; // guarded by this
     }
 
@@ -41,9 +47,17 @@ final class NamingPushes {
 
     private final LatestUntilAcked<Target, ObjectNode> delivery;
 
+    private final Metrics metrics;
+    private final int maxPerConnection;
+
     NamingPushes(
-            BiFunction<ServiceKey, String, ObjectNode> serviceInfo, Metrics metrics, ScheduledExecutorService timer) {
+            BiFunction<ServiceKey, String, ObjectNode> serviceInfo,
+            Metrics metrics,
+            Limits limits,
+            ScheduledExecutorService timer) {
         this.serviceInfo = serviceInfo;
+        this.metrics = metrics;
+        this.maxPerConnection = limits.intValue(Limit.GRPC_SUBSCRIPTIONS_PER_CONNECTION);
         this.delivery = new LatestUntilAcked<>(
                 NamingPushes::send,
                 new LatestUntilAcked.Outcomes<>() {
@@ -69,19 +83,36 @@ final class NamingPushes {
         return c.push(notice, PUSH_ACK_MS);
     }
 
-    /** Subscribes the connection to the service's changes, for {@code clusters} (comma-separated, "" for all). */
+    /**
+     * Subscribes the connection to the service's changes, for {@code clusters} (comma-separated, ""
+     * for all). A connection subscribed to {@link Limit#GRPC_SUBSCRIPTIONS_PER_CONNECTION} services
+     * is refused another with a {@link LimitExceededException}.
+     */
     void subscribe(Connection connection, ServiceKey service, String clusters) {
         Subscriber subscriber = byConnection.computeIfAbsent(connection, c -> new Subscriber());
         synchronized (subscriber) {
-            if (!subscriber.closed) {
-                subscribers
-                        .computeIfAbsent(service, k -> new ConcurrentHashMap<>())
-                        .put(connection, clusters);
+            if (subscriber.closed) {
+                return;
             }
+            if (!subscriber.services.contains(service) && subscriber.services.size() >= maxPerConnection) {
+                metrics.limitRefused(Limit.GRPC_SUBSCRIPTIONS_PER_CONNECTION);
+                throw LimitExceededException.tooMany(
+                        Limit.GRPC_SUBSCRIPTIONS_PER_CONNECTION.key(),
+                        maxPerConnection,
+                        "this connection's service subscriptions");
+            }
+            subscriber.services.add(service);
+            subscribers.computeIfAbsent(service, k -> new ConcurrentHashMap<>()).put(connection, clusters);
         }
     }
 
     void unsubscribe(Connection connection, ServiceKey service) {
+        Subscriber subscriber = byConnection.get(connection);
+        if (subscriber != null) {
+            synchronized (subscriber) {
+                subscriber.services.remove(service);
+            }
+        }
         subscribers.computeIfPresent(service, (k, subs) -> {
             subs.remove(connection);
             return subs.isEmpty() ? null : subs;

@@ -3,6 +3,7 @@ package io.lodestar.api.grpc;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lodestar.api.answer.NamingJson;
+import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.NamingOp;
 import io.lodestar.naming.ServicePage;
@@ -42,10 +43,11 @@ final class NamingRequests implements AutoCloseable {
     private final NamingPushes pushes;
     private final AutoCloseable subscription;
 
-    NamingRequests(NamingService naming, Metrics metrics) {
+    NamingRequests(NamingService naming, Metrics metrics, Limits limits) {
         this.naming = naming;
         this.held = new HeldInstances(naming, timer);
-        this.pushes = new NamingPushes((service, clusters) -> serviceInfo(service, clusters, false), metrics, timer);
+        this.pushes =
+                new NamingPushes((service, clusters) -> serviceInfo(service, clusters, false), metrics, limits, timer);
         this.subscription = naming.subscribe(pushes::serviceChanged);
     }
 

@@ -50,6 +50,16 @@ public enum Limit {
             16 << 10,
             true,
             "the labels a client sends when it sets up a connection, kept while it lives; larger ones refuse the setup"),
+    GRPC_LISTENS_PER_CONNECTION(
+            "grpc.listens-per-connection",
+            10_000,
+            false,
+            "configs one gRPC connection listens to; a batch listen past it is refused whole"),
+    GRPC_SUBSCRIPTIONS_PER_CONNECTION(
+            "grpc.subscriptions-per-connection",
+            10_000,
+            false,
+            "services one gRPC connection subscribes to; a subscription past it is refused"),
     LONGPOLL_HELD(
             LongPollRegistry.HELD_LIMIT,
             20_000,
