@@ -38,8 +38,18 @@ final class ChangeReplay {
     Replay since(Set<ConfigKey> keys, long sinceRevision, long before, int max) {
         List<ConfigChangeLog.Change> replay = new ArrayList<>();
         long after = sinceRevision;
+        // The log holds every key's changes, the client's or not: a client resuming from far back
+        // (sinceRevision 0) would have each subscribe read all of it. Past this many entries, one
+        // read of each key's config costs less than the rest of the log.
+        long budget = REPLAY_PAGE + 4L * keys.size();
+        long scanned = 0;
         while (true) {
             List<ConfigChangeLog.Change> page = log.after(after, REPLAY_PAGE);
+            scanned += page.size();
+            if (scanned > budget) {
+                List<ConfigChangeLog.Change> state = fromState(keys, sinceRevision, before);
+                return state.size() > max ? null : new Replay(state, before);
+            }
             for (ConfigChangeLog.Change c : page) {
                 if (keys.contains(c.key())) {
                     replay.add(c);

@@ -149,6 +149,32 @@ class PushHubTest {
         }
     }
 
+    /**
+     * A client resuming from far back is not replayed the log entry by entry: past a budget (1,000
+     * entries and a few per key) the replay reads each key's config once instead, so a subscribe
+     * with {@code sinceRevision} 0 cannot make the node read its whole change log. The client still
+     * learns every key that changed, at its current revision and md5.
+     */
+    @Test
+    void aReplayFromFarBackSendsEachChangedKeyOnceAtItsLatest() throws Exception {
+        ConfigKey key = newKey(info());
+        ConfigKey quiet = newKey(info());
+        long start = publish(quiet, "q");
+        long last = 0;
+        for (int i = 1; i <= 1_100; i++) {
+            last = publish(key, "v" + i);
+        }
+        try (PushHub hub = new PushHub(store, configs)) {
+            Recorder session = new Recorder();
+            hub.subscribe(session, keys(key, quiet), start);
+            session.awaitUntil("the replay and its ack", s -> s.all().stream().anyMatch(m -> m.startsWith("ack:")));
+            assertEquals(1, session.notices().size(), "one notice, not 1,100: " + session.revisions());
+            assertEquals(key, session.notices().get(0).key(), "the unchanged key is not sent");
+            assertEquals(last, session.notices().get(0).revision());
+            assertEquals(md5("v1100"), session.notices().get(0).md5());
+        }
+    }
+
     @Test
     void changesRacingTheReplayAreSentOnceEachInRevisionOrder() throws Exception {
         ConfigKey key = newKey(info());
