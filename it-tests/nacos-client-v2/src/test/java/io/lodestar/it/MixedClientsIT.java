@@ -96,6 +96,8 @@ class MixedClientsIT {
         awaitEvent(grpcEvents, Set.of("127.0.0.1:7101"), "the gRPC subscriber hears the 1.4 registration");
         grpcNaming.registerInstance("mixed-svc", "127.0.0.1", 7102);
         awaitEvent(httpEvents, Set.of("127.0.0.1:7101", "127.0.0.1:7102"), "the 1.4 subscriber hears the gRPC one");
+        // the gRPC client answers from the list last pushed to it, which may come after the 1.4 poll's
+        awaitEvent(grpcEvents, Set.of("127.0.0.1:7101", "127.0.0.1:7102"), "the gRPC subscriber hears its own");
         assertEquals(Set.of("127.0.0.1:7101", "127.0.0.1:7102"), new TreeSet<>(http.instances("mixed-svc")));
         assertEquals(Set.of("127.0.0.1:7101", "127.0.0.1:7102"), addresses(grpcNaming.getAllInstances("mixed-svc")));
 
