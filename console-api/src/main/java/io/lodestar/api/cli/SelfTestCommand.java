@@ -4,6 +4,7 @@ import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,6 +62,7 @@ public final class SelfTestCommand implements Callable<Integer> {
                 KvStoreConfig.DEFAULT_SNAPSHOT_BYTES,
                 0,
                 0,
+                DnsNamespaces.parse(DnsNamespaces.DEFAULT),
                 ProbeScope.parse("127.0.0.0/8"), // a self-test dials nothing beyond this machine
                 false, // its own throw-away node, on loopback
                 BrowserOrigins.allowing(List.of()),

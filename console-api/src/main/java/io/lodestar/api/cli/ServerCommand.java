@@ -6,6 +6,7 @@ import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -127,6 +128,14 @@ public final class ServerCommand implements Callable<Integer> {
     int dnsPort;
 
     @Option(
+            names = "--dns-namespaces",
+            defaultValue = DnsNamespaces.DEFAULT,
+            paramLabel = "ID[,ID...]",
+            description = "Namespaces whose services DNS answers for, or 'all' (default: ${DEFAULT-VALUE}). DNS"
+                    + " asks for no token: whoever reaches --dns-port can look these services up.")
+    String dnsNamespaces;
+
+    @Option(
             names = "--probe-allow",
             defaultValue = ProbeScope.DEFAULT,
             paramLabel = "CIDR[,CIDR...]",
@@ -228,6 +237,12 @@ public final class ServerCommand implements Callable<Integer> {
         if (dnsPort < -1 || dnsPort > 65535) {
             throw usage("--dns-port: " + dnsPort + " is not a port (0 = any free port, -1 = off)");
         }
+        DnsNamespaces dnsServed;
+        try {
+            dnsServed = DnsNamespaces.parse(dnsNamespaces);
+        } catch (IllegalArgumentException e) {
+            throw usage("--dns-namespaces: " + e.getMessage());
+        }
         ProbeScope probeScope;
         try {
             probeScope = ProbeScope.parse(probeAllow);
@@ -258,6 +273,7 @@ public final class ServerCommand implements Callable<Integer> {
                 snapshotSize,
                 size("--disk-reserve", diskReserve),
                 dnsPort,
+                dnsServed,
                 probeScope,
                 auth == Switch.on,
                 browserOrigins(),

@@ -60,6 +60,11 @@ public enum Limit {
             10_000,
             false,
             "services one gRPC connection subscribes to; a subscription past it is refused"),
+    DNS_UDP_ANSWERS_PER_SECOND(
+            "dns.udp-answers-per-second",
+            2_000,
+            false,
+            "DNS answers a second over UDP to one source network (/24, /56); past it queries go unanswered (0: no limit)"),
     LONGPOLL_HELD(
             LongPollRegistry.HELD_LIMIT,
             20_000,

@@ -75,7 +75,7 @@ public final class LodestarServer implements AutoCloseable {
             RegistryDnsSource dnsSource,
             DnsServer dns,
             PersistentHealthChecks health) {
-        static Naming start(RaftKvStore store, ServerSettings s) {
+        static Naming start(RaftKvStore store, ServerSettings s, LimitRefusals refusals) {
             NamingService naming = new NamingService(store);
             UdpPusher udp;
             try {
@@ -95,9 +95,13 @@ public final class LodestarServer implements AutoCloseable {
             RegistryDnsSource dnsSource = null;
             DnsServer dns = null;
             if (s.dnsPort() >= 0) {
-                dnsSource = new RegistryDnsSource(naming);
+                dnsSource = new RegistryDnsSource(naming, s.dnsNamespaces());
                 try {
-                    dns = new DnsServer(DnsServerSettings.defaults().withAddress(s.host(), s.dnsPort()), dnsSource)
+                    DnsServerSettings dnsSettings = DnsServerSettings.defaults()
+                            .withAddress(s.host(), s.dnsPort())
+                            .withUdpAnswersPerSecond(s.limits().intValue(Limit.DNS_UDP_ANSWERS_PER_SECOND));
+                    dns = new DnsServer(
+                                    dnsSettings, dnsSource, () -> refusals.refused(Limit.DNS_UDP_ANSWERS_PER_SECOND))
                             .start();
                 } catch (RuntimeException e) {
                     closeQuietly(dnsSource);
@@ -111,6 +115,9 @@ public final class LodestarServer implements AutoCloseable {
                                     + "; choose another --dns-port, or -1 for none",
                             e);
                 }
+                LOG.info(
+                        "DNS answers for the services of namespaces: {} (--dns-namespaces; no token asked)",
+                        s.dnsNamespaces());
             }
             PersistentHealthChecks health = PersistentHealthChecks.start(naming, () -> leads(store), s.probeScope());
             return new Naming(naming, udp, subscription, dnsSource, dns, health);
@@ -204,7 +211,7 @@ public final class LodestarServer implements AutoCloseable {
                         s.limits().intValue(Limit.LONGPOLL_HELD_PER_ADDRESS),
                         name -> refusals.refused(Limit.byKey(name))));
         PushHub push = new PushHub(store, configs);
-        Naming naming = Naming.start(store, s);
+        Naming naming = Naming.start(store, s, refusals);
         NodeReadiness readiness = new NodeReadiness(store, naming.service());
         Metrics metrics = new Metrics(store, readiness, refusals);
         metrics.healthProbes(naming.health());

@@ -2,6 +2,7 @@ package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
+import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.List;
  * mode when none was given: one is then generated for this install. {@code grpcPort} is where
  * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); {@code limits} bounds
  * what clients may hold and send (docs/limits.md). {@code dnsPort} 0 picks any
- * free port, -1 turns the DNS interface off. {@code probeScope} bounds the addresses the health
+ * free port, -1 turns the DNS interface off; DNS answers for {@code dnsNamespaces}. {@code probeScope} bounds the addresses the health
  * checks of persistent instances may connect to; {@code auth} turns client authentication on;
  * {@code browserOrigins} are the web pages that may call the node from a browser;
  * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for. A snapshot is taken every {@code
@@ -35,6 +36,7 @@ public record ServerSettings(
         long snapshotBytes,
         long diskReserveBytes,
         int dnsPort,
+        DnsNamespaces dnsNamespaces,
         ProbeScope probeScope,
         boolean auth,
         BrowserOrigins browserOrigins,

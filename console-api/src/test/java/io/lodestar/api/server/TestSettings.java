@@ -3,6 +3,7 @@ package io.lodestar.api.server;
 import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.kv.testing.FreePorts;
+import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class TestSettings {
                 64L << 20,
                 0,
                 -1,
+                DnsNamespaces.parse(DnsNamespaces.DEFAULT),
                 ProbeScope.parse("127.0.0.0/8"),
                 auth,
                 BrowserOrigins.allowing(List.of()),
@@ -67,6 +69,7 @@ public final class TestSettings {
                 s.snapshotBytes(),
                 s.diskReserveBytes(),
                 s.dnsPort(),
+                s.dnsNamespaces(),
                 s.probeScope(),
                 s.auth(),
                 origins,

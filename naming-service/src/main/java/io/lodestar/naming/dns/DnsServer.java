@@ -6,16 +6,9 @@ import java.net.BindException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.nio.channels.ServerSocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,9 +18,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: {@link #start()} binds both sockets (port 0 picks a port free for both) and
  * starts the threads; {@link #close()} stops them. Threads: {@code udpThreads} named {@value
- * #UDP_THREAD}-N answer UDP queries; {@value #ACCEPT_THREAD} accepts TCP connections that
- * {@code tcpThreads} named {@value #TCP_THREAD}-N serve, with {@value #DEADLINE_THREAD}
- * closing those that stall. All are daemons; the source is called on the UDP and TCP threads.
+ * #UDP_THREAD}-N answer UDP queries; {@value #TCP_THREAD} serves every TCP connection (see {@link
+ * TcpListener}). All are daemons; the source is called on the UDP and TCP threads.
  *
  * <p>Like any UDP DNS server it answers whoever a packet claims to come from, with up to {@code
  * maxUdpPayload} bytes: bind it to an address only trusted networks reach (the default is
@@ -36,26 +28,32 @@ import org.slf4j.LoggerFactory;
 public final class DnsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DnsServer.class);
     static final String UDP_THREAD = "dns-udp";
-    static final String ACCEPT_THREAD = "dns-tcp-accept";
     static final String TCP_THREAD = "dns-tcp";
-    static final String DEADLINE_THREAD = "dns-tcp-deadline";
     /** Tries at finding a port free for both UDP and TCP when asked for port 0. */
     private static final int BIND_ATTEMPTS = 20;
 
     private final DnsServerSettings settings;
     private final PacketHandler handler;
     private DatagramSocket udp;
-    private ServerSocket tcp;
-    private ThreadPoolExecutor tcpPool;
-    private ScheduledThreadPoolExecutor deadlines;
+    private ServerSocketChannel tcp;
     private TcpListener tcpListener;
     private final List<Thread> threads = new ArrayList<>();
     private boolean started;
     private boolean closed;
 
+    private final UdpAnswerRate udpRate;
+    private final Runnable rateLimited;
+
     public DnsServer(DnsServerSettings settings, DnsRecordSource source) {
+        this(settings, source, () -> {});
+    }
+
+    /** {@code rateLimited} is told of each UDP query left unanswered by the answer rate limit. */
+    public DnsServer(DnsServerSettings settings, DnsRecordSource source, Runnable rateLimited) {
         this.settings = settings;
         this.handler = new PacketHandler(new DnsResponder(source, settings), settings.maxUdpPayload());
+        this.udpRate = new UdpAnswerRate(settings.udpAnswersPerSecond());
+        this.rateLimited = rateLimited;
     }
 
     /**
@@ -74,19 +72,22 @@ public final class DnsServer implements AutoCloseable {
             throw new UncheckedIOException("cannot bind DNS on " + settings.host() + ":" + settings.port(), e);
         }
         for (int i = 1; i <= settings.udpThreads(); i++) {
-            startThread(new UdpListener(udp, handler), UDP_THREAD + "-" + i);
+            startThread(new UdpListener(udp, handler, udpRate, rateLimited), UDP_THREAD + "-" + i);
         }
-        deadlines = new ScheduledThreadPoolExecutor(1, named(DEADLINE_THREAD, false));
-        deadlines.setRemoveOnCancelPolicy(true);
-        tcpPool = new ThreadPoolExecutor(
-                settings.tcpThreads(),
-                settings.tcpThreads(),
-                0,
-                TimeUnit.MILLISECONDS,
-                settings.tcpQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.tcpQueue()),
-                named(TCP_THREAD, true));
-        tcpListener = new TcpListener(tcp, handler, tcpPool, deadlines, settings.tcpIdleTimeout());
-        startThread(tcpListener, ACCEPT_THREAD);
+        try {
+            tcpListener = new TcpListener(
+                    tcp,
+                    handler,
+                    settings.tcpIdleTimeout(),
+                    settings.tcpConnections(),
+                    settings.tcpConnectionsPerAddress());
+        } catch (IOException e) {
+            closed = true;
+            udp.close();
+            closeTcp();
+            throw new UncheckedIOException("cannot serve DNS over TCP", e);
+        }
+        startThread(tcpListener, TCP_THREAD);
         LOG.info("DNS answering for zone {} on {}:{} (UDP and TCP)", settings.zone(), settings.host(), port());
         return this;
     }
@@ -98,9 +99,9 @@ public final class DnsServer implements AutoCloseable {
             DatagramSocket u = null;
             try {
                 u = new DatagramSocket(new InetSocketAddress(host, settings.port()));
-                ServerSocket t = new ServerSocket();
+                ServerSocketChannel t = ServerSocketChannel.open();
                 try {
-                    t.setReuseAddress(true); // a restarted server must not wait out TIME_WAIT
+                    t.socket().setReuseAddress(true); // a restarted server must not wait out TIME_WAIT
                     t.bind(new InetSocketAddress(host, u.getLocalPort()), 128);
                 } catch (IOException e) {
                     t.close();
@@ -132,15 +133,6 @@ public final class DnsServer implements AutoCloseable {
         t.start();
     }
 
-    private static ThreadFactory named(String prefix, boolean numbered) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, numbered ? prefix + "-" + n.incrementAndGet() : prefix);
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     /** The port both sockets listen on; after {@link #start()}. */
     public synchronized int port() {
         if (udp == null) {
@@ -160,14 +152,9 @@ public final class DnsServer implements AutoCloseable {
             return;
         }
         udp.close();
-        try {
-            tcp.close();
-        } catch (IOException e) {
-            LOG.debug("closing the DNS TCP socket failed", e);
+        if (tcpListener != null) {
+            tcpListener.stop();
         }
-        tcpPool.shutdownNow();
-        tcpListener.closeConnections();
-        deadlines.shutdownNow();
         for (Thread t : threads) {
             try {
                 t.join(5_000);
@@ -176,10 +163,14 @@ public final class DnsServer implements AutoCloseable {
                 break;
             }
         }
+        closeTcp(); // once its selector is closed: the port is let go of at once
+    }
+
+    private void closeTcp() {
         try {
-            tcpPool.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            tcp.close();
+        } catch (IOException e) {
+            LOG.debug("closing the DNS TCP socket failed", e);
         }
     }
 }

@@ -30,14 +30,20 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
     private final Map<LowerName, Set<ServiceKey>> byLowerName = new ConcurrentHashMap<>();
 
     private final AutoCloseable subscription;
+    private final DnsNamespaces served;
 
-    public RegistryDnsSource(NamingService naming) {
+    /** The services of the namespaces in {@code served}; the others' are not indexed, and not answered. */
+    public RegistryDnsSource(NamingService naming, DnsNamespaces served) {
         this.naming = naming;
+        this.served = served;
         this.subscription = naming.subscribe(this::refresh); // subscribed first: no change slips between
         naming.allServices().forEach(this::index);
     }
 
     private void refresh(ServiceKey service) {
+        if (!served.serves(service.namespace())) {
+            return;
+        }
         if (naming.exists(service)) {
             index(service);
         } else {
@@ -49,6 +55,9 @@ public final class RegistryDnsSource implements DnsRecordSource, AutoCloseable {
     }
 
     private void index(ServiceKey service) {
+        if (!served.serves(service.namespace())) {
+            return;
+        }
         byLowerName.merge(LowerName.of(service), Set.of(service), (set, one) -> SmallSets.with(set, service));
     }
 

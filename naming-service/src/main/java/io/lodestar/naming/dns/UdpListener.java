@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * that received it. Several threads may run it on the same socket.
  *
  * <p>No packet ends the loop: a bad one is answered FORMERR or dropped, an error while answering
- * is logged. It ends when the socket is closed.
+ * is logged. It ends when the socket is closed. A source network past its answer rate gets no
+ * answer.
  */
 final class UdpListener implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(UdpListener.class);
@@ -20,10 +21,15 @@ final class UdpListener implements Runnable {
 
     private final DatagramSocket socket;
     private final PacketHandler handler;
+    private final UdpAnswerRate rate;
+    /** Told of each query left unanswered by the rate limit. */
+    private final Runnable rateLimited;
 
-    UdpListener(DatagramSocket socket, PacketHandler handler) {
+    UdpListener(DatagramSocket socket, PacketHandler handler, UdpAnswerRate rate, Runnable rateLimited) {
         this.socket = socket;
         this.handler = handler;
+        this.rate = rate;
+        this.rateLimited = rateLimited;
     }
 
     @Override
@@ -34,6 +40,10 @@ final class UdpListener implements Runnable {
             try {
                 packet.setLength(buffer.length);
                 socket.receive(packet);
+                if (!rate.allow(packet.getAddress())) {
+                    rateLimited.run(); // dropped unanswered: a resolver asks again, or over TCP
+                    continue;
+                }
                 byte[] answer = handler.respond(buffer, packet.getLength(), true);
                 if (answer != null && answer.length > 0) {
                     socket.send(new DatagramPacket(answer, answer.length, packet.getSocketAddress()));

@@ -24,7 +24,7 @@ import org.xbill.DNS.Section;
 import org.xbill.DNS.SimpleResolver;
 import org.xbill.DNS.Type;
 
-/** One TCP thread, no queue, a short idle timeout: stalled clients are cut off and the server recovers. */
+/** Room for one TCP connection, a short idle timeout: stalled clients are cut off and the server recovers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DnsTcpLimitsTest {
     private static final Duration IDLE = Duration.ofMillis(400);
@@ -35,7 +35,7 @@ class DnsTcpLimitsTest {
         InMemorySource source = new InMemorySource()
                 .put("public", "DEFAULT_GROUP", "orders", List.of(DnsTarget.serving("127.0.0.1", 80, 1)));
         server = new DnsServer(
-                        DnsServerSettings.defaults().withAddress("127.0.0.1", 0).withTcp(1, 0, IDLE), source)
+                        DnsServerSettings.defaults().withAddress("127.0.0.1", 0).withTcp(1, 1, IDLE), source)
                 .start();
     }
 
@@ -51,9 +51,9 @@ class DnsTcpLimitsTest {
     }
 
     /**
-     * Answers to a TCP query once the server's one thread is free: the thread that served a
-     * connection just closed may take a moment to notice, and a query that arrives meanwhile is
-     * turned away (by design), so try again until a deadline.
+     * Answers to a TCP query once the server's one connection is free: the server may take a
+     * moment to notice the last one closed, and a connection made meanwhile is turned away (by
+     * design), so try again until a deadline.
      */
     private int tcpAnswersOnceFree() throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -97,7 +97,7 @@ class DnsTcpLimitsTest {
             assertEquals(-1, read);
             assertTrue(System.nanoTime() - start >= IDLE.toNanos() / 2, "closed for idleness, not at once");
         }
-        assertEquals(1, tcpAnswersOnceFree(), "the only thread is free again");
+        assertEquals(1, tcpAnswersOnceFree(), "the only connection is free again");
     }
 
     @Test
@@ -126,9 +126,9 @@ class DnsTcpLimitsTest {
     }
 
     @Test
-    void aConnectionBeyondThePoolIsClosedAndTheServerStaysUp() throws IOException {
+    void aConnectionBeyondTheLimitIsClosedAndTheServerStaysUp() throws IOException {
         try (Socket holder = connect()) {
-            // the one thread is busy with holder; with no queue the next connection is closed at once
+            // holder takes the one connection; the next is closed at once
             try (Socket extra = connect()) {
                 int read;
                 try {

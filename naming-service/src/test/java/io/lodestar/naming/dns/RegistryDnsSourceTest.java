@@ -41,7 +41,7 @@ class RegistryDnsSourceTest {
         ServiceKey orders = ServiceKey.of("public", "DEFAULT_GROUP", "Orders");
         try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
                 NamingService naming = new NamingService(store);
-                RegistryDnsSource source = new RegistryDnsSource(naming);
+                RegistryDnsSource source = new RegistryDnsSource(naming, DnsNamespaces.parse(DnsNamespaces.DEFAULT));
                 DnsServer dns =
                         new DnsServer(DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source).start()) {
             SimpleResolver resolver =
@@ -75,6 +75,47 @@ class RegistryDnsSourceTest {
             naming.deregister(orders, "DEFAULT", "127.1.0.2", 8080, true).get(10, TimeUnit.SECONDS);
             Await.until("the deregistrations", () -> answered(resolver, name).isEmpty());
             assertEquals(Rcode.NOERROR, ask(resolver, name).getRcode(), "a known service with nothing to serve");
+        }
+    }
+
+    /**
+     * DNS has no caller to check: it answers for the namespaces it is told to serve (the public one
+     * by default), and a query for another is answered as for a service that does not exist.
+     */
+    @Test
+    void answersOnlyTheNamespacesItServes() throws Exception {
+        ServiceKey open = ServiceKey.of("public", "DEFAULT_GROUP", "catalog");
+        ServiceKey team = ServiceKey.of("Team-A", "DEFAULT_GROUP", "billing");
+        ServiceKey other = ServiceKey.of("team-b", "DEFAULT_GROUP", "billing");
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+                NamingService naming = new NamingService(store)) {
+            naming.register(open, instance("127.1.0.1", true)).get(10, TimeUnit.SECONDS);
+            naming.register(team, instance("127.1.0.2", true)).get(10, TimeUnit.SECONDS);
+            naming.register(other, instance("127.1.0.3", true)).get(10, TimeUnit.SECONDS);
+            for (String spec : new String[] {DnsNamespaces.DEFAULT, "public,team-a", "all"}) {
+                DnsNamespaces served = DnsNamespaces.parse(spec);
+                try (RegistryDnsSource source = new RegistryDnsSource(naming, served);
+                        DnsServer dns = new DnsServer(
+                                        DnsServerSettings.defaults().withAddress("127.0.0.1", 0), source)
+                                .start()) {
+                    SimpleResolver resolver =
+                            new SimpleResolver(new InetSocketAddress(InetAddress.getLoopbackAddress(), dns.port()));
+                    resolver.setTimeout(Duration.ofSeconds(5));
+                    assertEquals(Set.of("127.1.0.1"), answered(resolver, "catalog.DEFAULT_GROUP.public.lodestar."));
+                    String teamName = "billing.DEFAULT_GROUP.team-a.lodestar.";
+                    String otherName = "billing.DEFAULT_GROUP.team-b.lodestar.";
+                    if (served.serves("team-a")) {
+                        assertEquals(Set.of("127.1.0.2"), answered(resolver, teamName), spec);
+                    } else {
+                        assertEquals(Rcode.NXDOMAIN, ask(resolver, teamName).getRcode(), spec);
+                    }
+                    if (served.serves("team-b")) {
+                        assertEquals(Set.of("127.1.0.3"), answered(resolver, otherName), spec);
+                    } else {
+                        assertEquals(Rcode.NXDOMAIN, ask(resolver, otherName).getRcode(), spec);
+                    }
+                }
+            }
         }
     }
 
