@@ -1,5 +1,6 @@
 package io.lodestar.api.http;
 
+import io.lodestar.api.limits.CountsByAddress;
 import io.lodestar.api.limits.Limit;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -65,6 +65,16 @@ public enum Limit {
             2_000,
             false,
             "DNS answers a second over UDP to one source network (/24, /56); past it queries go unanswered (0: no limit)"),
+    UDP_SUBSCRIBERS(
+            "udp.subscribers",
+            100_000,
+            false,
+            "1.x clients' UDP push subscriptions held on this node; past it a client polls instead"),
+    UDP_SUBSCRIBERS_PER_ADDRESS(
+            "udp.subscribers-per-address",
+            5_000,
+            false,
+            "UDP push subscriptions held for one client address; past it that client polls instead"),
     LONGPOLL_HELD(
             LongPollRegistry.HELD_LIMIT,
             20_000,

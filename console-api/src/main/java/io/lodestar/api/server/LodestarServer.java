@@ -83,7 +83,10 @@ public final class LodestarServer implements AutoCloseable {
                         s.host(),
                         (service, clusters) -> NamingJson.listJson(
                                 naming.list(service, NamingFields.clusterSet(clusters), false), clusters),
-                        UdpPushSettings.DEFAULT);
+                        UdpPushSettings.DEFAULT.withCaps(
+                                s.limits().intValue(Limit.UDP_SUBSCRIBERS),
+                                s.limits().intValue(Limit.UDP_SUBSCRIBERS_PER_ADDRESS)),
+                        refusals::refused);
             } catch (IOException | RuntimeException e) {
                 LOG.warn(
                         "UDP push to 1.x clients is off: cannot bind a UDP port on {}: {}; clients will poll",

@@ -10,8 +10,15 @@ import java.time.Duration;
  * @param subscriberTtl  how long a subscriber stays without a list query renewing it
  * @param maxSubscribers subscriptions held at most (service, address, port, clusters); list queries
  *                       beyond it are answered but not subscribed, so those clients poll
+ * @param maxSubscribersPerAddress subscriptions held at most for one client address, so that one
+ *                       address cannot take the room every other client's pushes need
  */
-public record UdpPushSettings(int resends, Duration resendInterval, Duration subscriberTtl, int maxSubscribers) {
+public record UdpPushSettings(
+        int resends,
+        Duration resendInterval,
+        Duration subscriberTtl,
+        int maxSubscribers,
+        int maxSubscribersPerAddress) {
     /**
      * Three resends one second apart, as Nacos. Subscribers live 90 s: a 1.4.7 client re-polls
      * every {@code cacheMillis} (10 s) while the service has instances, but backs off to one poll a
@@ -19,7 +26,7 @@ public record UdpPushSettings(int resends, Duration resendInterval, Duration sub
      * up to 60 s); a shorter life would drop exactly the clients waiting for a service to appear.
      */
     public static final UdpPushSettings DEFAULT =
-            new UdpPushSettings(3, Duration.ofSeconds(1), Duration.ofSeconds(90), 100_000);
+            new UdpPushSettings(3, Duration.ofSeconds(1), Duration.ofSeconds(90), 100_000, 5_000);
 
     public UdpPushSettings {
         if (resends < 0
@@ -27,9 +34,15 @@ public record UdpPushSettings(int resends, Duration resendInterval, Duration sub
                 || resendInterval.isZero()
                 || subscriberTtl.isNegative()
                 || subscriberTtl.isZero()
-                || maxSubscribers < 0) {
+                || maxSubscribers < 0
+                || maxSubscribersPerAddress < 0) {
             throw new IllegalArgumentException("invalid UDP push settings: " + resends + ", " + resendInterval + ", "
-                    + subscriberTtl + ", " + maxSubscribers);
+                    + subscriberTtl + ", " + maxSubscribers + ", " + maxSubscribersPerAddress);
         }
+    }
+
+    /** These settings holding at most {@code total} subscriptions, {@code perAddress} for one address. */
+    public UdpPushSettings withCaps(int total, int perAddress) {
+        return new UdpPushSettings(resends, resendInterval, subscriberTtl, total, perAddress);
     }
 }

@@ -1,6 +1,8 @@
 package io.lodestar.api.udp;
 
 import io.lodestar.api.delivery.LatestUntilAcked;
+import io.lodestar.api.limits.CountsByAddress;
+import io.lodestar.api.limits.Limit;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +85,9 @@ public final class UdpPusher implements AutoCloseable {
     private final ConcurrentHashMap<ServiceKey, ConcurrentHashMap<Target, Subscriber>> subscribers =
             new ConcurrentHashMap<>();
     private final AtomicInteger subscriberCount = new AtomicInteger();
+    /** Subscriptions held per client address, within {@link UdpPushSettings#maxSubscribersPerAddress()}. */
+    private final CountsByAddress<InetAddress> perAddress;
+
     private final Set<ServiceKey> dirty = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Sent datagrams awaiting their ack, by id; added on the push thread, removed by either thread. */
@@ -98,10 +104,15 @@ public final class UdpPusher implements AutoCloseable {
     private final AtomicLong lastCapWarning = new AtomicLong(System.nanoTime() - CAP_WARNING_INTERVAL_NANOS);
     private volatile boolean closed;
 
-    private UdpPusher(DatagramChannel channel, PushSource source, UdpPushSettings settings) {
+    /** Told of each subscription a cap refused. */
+    private final Consumer<Limit> refused;
+
+    private UdpPusher(DatagramChannel channel, PushSource source, UdpPushSettings settings, Consumer<Limit> refused) {
         this.channel = channel;
         this.source = source;
         this.settings = settings;
+        this.refused = refused;
+        this.perAddress = new CountsByAddress<>(settings.maxSubscribersPerAddress());
         this.pushThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "udp-push");
             t.setDaemon(true);
@@ -130,6 +141,12 @@ public final class UdpPusher implements AutoCloseable {
 
     /** Binds a UDP port on {@code host} (any free port: clients learn nothing of it but the source of pushes) and starts. */
     public static UdpPusher start(String host, PushSource source, UdpPushSettings settings) throws IOException {
+        return start(host, source, settings, limit -> {});
+    }
+
+    /** As {@link #start(String, PushSource, UdpPushSettings)}; {@code refused} is told of each subscription a cap refused. */
+    public static UdpPusher start(String host, PushSource source, UdpPushSettings settings, Consumer<Limit> refused)
+            throws IOException {
         DatagramChannel channel = DatagramChannel.open();
         try {
             channel.bind(new InetSocketAddress(host, 0));
@@ -137,7 +154,7 @@ public final class UdpPusher implements AutoCloseable {
             channel.close();
             throw e;
         }
-        UdpPusher pusher = new UdpPusher(channel, source, settings);
+        UdpPusher pusher = new UdpPusher(channel, source, settings, refused);
         pusher.receiver.start();
         long sweep = Math.max(10, Math.min(settings.subscriberTtl().toMillis() / 3, 10_000));
         pusher.pushThread.scheduleWithFixedDelay(pusher::expire, sweep, sweep, TimeUnit.MILLISECONDS);
@@ -171,11 +188,14 @@ public final class UdpPusher implements AutoCloseable {
             Subscriber known = map.get(target);
             if (known != null) {
                 known.lastSeenNanos = now;
-            } else if (subscriberCount.get() < settings.maxSubscribers()) {
+            } else if (subscriberCount.get() >= settings.maxSubscribers()) {
+                refused.accept(Limit.UDP_SUBSCRIBERS);
+                warnCapped();
+            } else if (!perAddress.tryAcquire(address)) {
+                refused.accept(Limit.UDP_SUBSCRIBERS_PER_ADDRESS); // that client polls; the others keep their room
+            } else {
                 map.put(target, new Subscriber(target, now));
                 subscriberCount.incrementAndGet();
-            } else {
-                warnCapped();
             }
             return map.isEmpty() ? null : map;
         });
@@ -339,6 +359,7 @@ public final class UdpPusher implements AutoCloseable {
                 subs.values().removeIf(s -> {
                     if (s.lastSeenNanos - cutoff < 0) {
                         subscriberCount.decrementAndGet();
+                        perAddress.release(s.target.address().getAddress());
                         delivery.forget(s);
                         return true;
                     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lodestar.api.limits.Limit;
 import io.lodestar.kv.testing.Await;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.ByteArrayInputStream;
@@ -55,7 +56,7 @@ class UdpPusherTest {
     }
 
     private UdpPusher pusher(int resends, Duration ttl) throws IOException {
-        UdpPusher p = UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(resends, RESEND, ttl, 1000));
+        UdpPusher p = UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(resends, RESEND, ttl, 1000, 1000));
         open.add(p);
         return p;
     }
@@ -207,7 +208,7 @@ class UdpPusherTest {
         UdpPusher pusher = UdpPusher.start(
                 "127.0.0.1",
                 (s, c) -> "{\"hosts\":\"" + big + "\"}",
-                new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 1000));
+                new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 1000, 1000));
         open.add(pusher);
         DatagramSocket client = client();
         pusher.subscribe(SERVICE, "", LOOPBACK, client.getLocalPort());
@@ -250,12 +251,38 @@ class UdpPusherTest {
     @Test
     void subscriptionsBeyondTheCapAreNotHeld() throws Exception {
         UdpPusher pusher =
-                UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 2));
+                UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(0, RESEND, Duration.ofMinutes(1), 2, 2));
         open.add(pusher);
         for (int port = 40_000; port < 40_005; port++) {
             pusher.subscribe(SERVICE, "", LOOPBACK, port);
         }
         assertEquals(2, pusher.stats().subscribers());
+    }
+
+    /**
+     * One address cannot take the room every client shares: past its own cap its further
+     * subscriptions are refused (that client polls), while another address is still subscribed,
+     * and an expired subscription gives its address its room back.
+     */
+    @Test
+    void oneAddressHoldsAtMostItsShare() throws Exception {
+        Duration ttl = Duration.ofMillis(300);
+        List<Limit> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        UdpPusher pusher =
+                UdpPusher.start("127.0.0.1", this::list, new UdpPushSettings(0, RESEND, ttl, 1000, 3), refused::add);
+        open.add(pusher);
+        InetAddress other = InetAddress.getByName("127.0.0.2");
+        for (int port = 40_000; port < 40_010; port++) {
+            pusher.subscribe(SERVICE, "", LOOPBACK, port);
+        }
+        assertEquals(3, pusher.stats().subscribers());
+        assertEquals(7, refused.size());
+        assertTrue(refused.stream().allMatch(l -> l == Limit.UDP_SUBSCRIBERS_PER_ADDRESS), refused.toString());
+        pusher.subscribe(SERVICE, "", other, 40_000);
+        assertEquals(4, pusher.stats().subscribers(), "another address still has its room");
+        Await.until("the subscriptions to expire", () -> pusher.stats().subscribers() == 0);
+        pusher.subscribe(SERVICE, "", LOOPBACK, 40_100);
+        assertEquals(1, pusher.stats().subscribers(), "an expired subscription gave its room back");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.lodestar.api.http;
+package io.lodestar.api.limits;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -8,16 +8,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * @param <A> the address type
  */
-final class CountsByAddress<A> {
+public final class CountsByAddress<A> {
     private final int cap;
     private final ConcurrentHashMap<A, Integer> counts = new ConcurrentHashMap<>();
 
-    CountsByAddress(int cap) {
+    public CountsByAddress(int cap) {
         this.cap = cap;
     }
 
     /** Counts one more for {@code address}, unless it holds the cap already: then false, and nothing counted. */
-    boolean tryAcquire(A address) {
+    public boolean tryAcquire(A address) {
         boolean[] acquired = {false};
         counts.compute(address, (a, n) -> {
             int now = n == null ? 0 : n;
@@ -28,7 +28,7 @@ final class CountsByAddress<A> {
     }
 
     /** Counts one fewer for {@code address}, which must have been acquired. */
-    void release(A address) {
+    public void release(A address) {
         counts.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
     }
 }
