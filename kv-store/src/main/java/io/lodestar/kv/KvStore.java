@@ -49,6 +49,12 @@ public interface KvStore extends AutoCloseable {
     List<KvEntry> scan(String keyspace, byte[] prefix, int limit);
 
     /**
+     * How many of this node's keys start with {@code prefix}, at most {@code limit}: without reading
+     * any value into memory, for counts over keyspaces whose values may be large.
+     */
+    long count(String keyspace, byte[] prefix, long limit);
+
+    /**
      * This node's entries whose key starts with {@code prefix} and is at or after {@code startKey}
      * (unsigned byte order), in key order, at most {@code limit}: a range read, e.g. of a log keyed
      * by revision from a given revision on.

@@ -25,9 +25,9 @@ import java.util.concurrent.CompletableFuture;
  * its field is the Nacos parameter name. Writes complete as {@link KvStore#write} does; reads
  * (including config counts) are this node's replica.
  *
- * <p>Config counts scan the keys of the {@code config} keyspace under the namespace's prefix: the
- * cost grows with the number of configs (values are read too). Good enough for the console; a
- * per-namespace counter kept by the config writes would make it O(1).
+ * <p>Config counts walk the keys of the {@code config} keyspace under the namespace's prefix, never
+ * reading a value into memory: the time grows with the number of configs, the heap does not with
+ * their size. A per-namespace counter kept by the config writes would make it O(1).
  */
 public final class NamespaceService {
     public static final String KEYSPACE = ConfigKeyspaces.NAMESPACE;
@@ -71,10 +71,10 @@ public final class NamespaceService {
     /** The namespace with its config count; the public one for a blank or null id; null if unknown. */
     public NamespaceUsage get(String id) {
         if (isPublic(id)) {
-            return new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Integer.MAX_VALUE));
+            return new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Long.MAX_VALUE));
         }
         Namespace ns = read(id);
-        return ns == null ? null : new NamespaceUsage(ns, countConfigs(ns.id(), Integer.MAX_VALUE));
+        return ns == null ? null : new NamespaceUsage(ns, countConfigs(ns.id(), Long.MAX_VALUE));
     }
 
     /** The public namespace first, then the created ones in creation order, each with its config count. */
@@ -85,9 +85,9 @@ public final class NamespaceService {
         }
         created.sort(Comparator.comparingLong(Namespace::createTime).thenComparing(Namespace::id));
         List<NamespaceUsage> out = new ArrayList<>(created.size() + 1);
-        out.add(new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Integer.MAX_VALUE)));
+        out.add(new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Long.MAX_VALUE)));
         for (Namespace ns : created) {
-            out.add(new NamespaceUsage(ns, countConfigs(ns.id(), Integer.MAX_VALUE)));
+            out.add(new NamespaceUsage(ns, countConfigs(ns.id(), Long.MAX_VALUE)));
         }
         return out;
     }
@@ -148,7 +148,7 @@ public final class NamespaceService {
             }
             if (countConfigs(id, 1) > 0) {
                 return CompletableFuture.failedFuture(
-                        new NamespaceNotEmptyException(id, countConfigs(id, Integer.MAX_VALUE)));
+                        new NamespaceNotEmptyException(id, countConfigs(id, Long.MAX_VALUE)));
             }
             return store.write(Command.delete(KEYSPACE, key(id))).thenApply(r -> true);
         });
@@ -159,9 +159,8 @@ public final class NamespaceService {
         return e == null ? null : NamespaceCodec.decode(id, e.value());
     }
 
-    private long countConfigs(String id, int limit) {
-        return store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id), limit)
-                .size();
+    private long countConfigs(String id, long limit) {
+        return store.count(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id), limit);
     }
 
     private static boolean isPublic(String id) {

@@ -22,10 +22,13 @@ import java.util.List;
  * with {@code IN (...)}). appName is always exact; the tenant is always exact.
  *
  * <p>Results are ordered by dataId, then group (Nacos leaves the order to the database). Reads this
- * node's replica, scanning the whole namespace: cost grows with the namespace's size.
+ * node's replica, walking the whole namespace: the time grows with the namespace's size, the heap
+ * with the number of matches' keys and the page.
  */
 public final class ConfigSearch {
     public static final int MAX_PAGE_SIZE = 500;
+    /** Entries read from the store at a time while a namespace is walked. */
+    private static final int SCAN_BATCH = 256;
 
     public enum Mode {
         ACCURATE,
@@ -57,26 +60,55 @@ public final class ConfigSearch {
             throw new InvalidRequestException(
                     "pageSize", "must be between 1 and " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
-        List<Config> matches = new ArrayList<>();
-        for (KvEntry e :
-                store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(query.tenant()), Integer.MAX_VALUE)) {
-            ConfigKey key = ConfigKey.fromStoreKey(e.key());
-            // filter on the key before decoding the (possibly large) value
-            if (!matches(query.mode(), query.dataId(), key.dataId())
-                    || !matches(query.mode(), query.group(), key.group())) {
-                continue;
+        // Only the keys of the matches are kept while the namespace is walked, a batch of entries at
+        // a time; the page's configs are then read again by key. So the heap holds one batch of
+        // values and the page, not the namespace.
+        List<ConfigKey> matches = new ArrayList<>();
+        byte[] prefix = ConfigKey.tenantPrefix(query.tenant());
+        byte[] from = prefix;
+        while (true) {
+            List<KvEntry> batch = store.scanFrom(ConfigKeyspaces.CONFIG, prefix, from, SCAN_BATCH);
+            for (KvEntry e : batch) {
+                ConfigKey key = ConfigKey.fromStoreKey(e.key());
+                // filter on the key before decoding the (possibly large) value
+                if (!matches(query.mode(), query.dataId(), key.dataId())
+                        || !matches(query.mode(), query.group(), key.group())) {
+                    continue;
+                }
+                boolean byMetadata =
+                        (query.appName() != null && !query.appName().isEmpty())
+                                || !query.tags().isEmpty();
+                if (!byMetadata) {
+                    matches.add(key);
+                    continue;
+                }
+                Config config = ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
+                if (appNameMatches(query.appName(), config.appName()) && tagsMatch(query, config.tags())) {
+                    matches.add(key);
+                }
             }
-            Config config = ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
-            if (appNameMatches(query.appName(), config.appName()) && tagsMatch(query, config.tags())) {
-                matches.add(config);
+            if (batch.size() < SCAN_BATCH) {
+                break;
+            }
+            from = after(batch.get(batch.size() - 1).key());
+        }
+        matches.sort(Comparator.comparing(ConfigKey::dataId).thenComparing(ConfigKey::group));
+        int first = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
+        int to = Math.min(first + pageSize, matches.size());
+        int pages = (matches.size() + pageSize - 1) / pageSize;
+        List<Config> items = new ArrayList<>();
+        for (ConfigKey key : matches.subList(first, to)) {
+            KvEntry e = store.get(ConfigKeyspaces.CONFIG, key.storeKey());
+            if (e != null) { // deleted since the walk: left out of the page
+                items.add(ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision()));
             }
         }
-        matches.sort(Comparator.comparing((Config c) -> c.key().dataId())
-                .thenComparing(c -> c.key().group()));
-        int from = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
-        int to = Math.min(from + pageSize, matches.size());
-        int pages = (matches.size() + pageSize - 1) / pageSize;
-        return new Page(matches.size(), pageNo, pages, List.copyOf(matches.subList(from, to)));
+        return new Page(matches.size(), pageNo, pages, List.copyOf(items));
+    }
+
+    /** The smallest key after {@code key}: where the next batch starts. */
+    private static byte[] after(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
     }
 
     private static boolean matches(Mode mode, String wanted, String actual) {

@@ -235,6 +235,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     @Override
+    public long count(String keyspace, byte[] prefix, long limit) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.count(keyspace, prefix, limit));
+    }
+
+    @Override
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
         validator.checkKeyspace(keyspace);
         return fsm.read(engine -> engine.scanFrom(keyspace, prefix, startKey, limit));

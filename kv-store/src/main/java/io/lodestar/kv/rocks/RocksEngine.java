@@ -231,6 +231,28 @@ public final class RocksEngine implements AutoCloseable {
         return out;
     }
 
+    /**
+     * How many keys start with {@code prefix}, at most {@code limit}. Only the keys are copied out,
+     * never a value, so the heap stays flat however large the values are, and the block cache is
+     * left as it was.
+     */
+    public long count(String keyspace, byte[] prefix, long limit) {
+        byte[] end = successor(prefix);
+        long n = 0;
+        try (Slice bound = end == null ? null : new Slice(end);
+                ReadOptions options = new ReadOptions().setFillCache(false);
+                RocksIterator it = db.newIterator(
+                        handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
+            for (it.seek(prefix); it.isValid() && n < limit; it.next()) {
+                if (!startsWith(it.key(), prefix)) {
+                    break;
+                }
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The smallest key after every key starting with {@code prefix}; null when there is none (all 0xff). */
     private static byte[] successor(byte[] prefix) {
         for (int i = prefix.length - 1; i >= 0; i--) {

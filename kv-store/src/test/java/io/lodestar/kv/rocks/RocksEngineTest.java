@@ -44,6 +44,25 @@ class RocksEngineTest {
     }
 
     @Test
+    void countCountsTheKeysUnderAPrefixUpToALimit() {
+        try (RocksEngine engine = open(tmp.resolve("db"))) {
+            commit(engine, 1, 1, b -> {
+                b.put("config", entry("t1/a", "1", 1, 1));
+                b.put("config", entry("t1/b", "2", 1, 1));
+                b.put("config", entry("t1/c", "3", 1, 1));
+                b.put("config", entry("t2/a", "4", 1, 1));
+                b.put("naming", entry("t1/z", "5", 1, 1));
+            });
+            commit(engine, 2, 2, b -> b.delete("config", bytes("t1/b")));
+            assertEquals(2, engine.count("config", bytes("t1/"), Long.MAX_VALUE), "a deleted key is not counted");
+            assertEquals(1, engine.count("config", bytes("t1/"), 1), "at most the limit");
+            assertEquals(3, engine.count("config", new byte[0], Long.MAX_VALUE));
+            assertEquals(0, engine.count("config", bytes("t3/"), Long.MAX_VALUE));
+            assertEquals(1, engine.count("naming", bytes("t1/"), Long.MAX_VALUE), "keyspaces are separate");
+        }
+    }
+
+    @Test
     void nothingInABatchIsVisibleBeforeCommit() {
         try (RocksEngine engine = open(tmp.resolve("db"));
                 RocksEngine.Batch batch = engine.newBatch()) {

@@ -64,6 +64,11 @@ public final class LaggingReplica implements KvStore {
     }
 
     @Override
+    public long count(String keyspace, byte[] prefix, long limit) {
+        return Math.min(limit, scan(keyspace, prefix, Integer.MAX_VALUE).size());
+    }
+
+    @Override
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
         return store.scanFrom(keyspace, prefix, startKey, Integer.MAX_VALUE).stream()
                 .filter(this::applied)

@@ -77,9 +77,9 @@ public final class PersistentInstances {
         return out;
     }
 
-    /** The number of persistent instances; reads the whole keyspace. */
+    /** The number of persistent instances; walks the keyspace's keys. */
     public int count() {
-        return store.scan(KEYSPACE, new byte[0], Integer.MAX_VALUE).size();
+        return (int) store.count(KEYSPACE, new byte[0], Integer.MAX_VALUE);
     }
 
     /**
