@@ -7,6 +7,7 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Op;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -16,6 +17,9 @@ import java.util.List;
  * they record, so a change and its history entry are written together or not at all.
  */
 public final class ConfigHistory {
+    /** Entries read from the store at a time while a history is walked. */
+    private static final int WALK_BATCH = 64;
+
     private final KvStore store;
 
     public ConfigHistory(KvStore store) {
@@ -27,13 +31,28 @@ public final class ConfigHistory {
         return Op.putAtRevision(ConfigKeyspaces.HISTORY, prefix(entry.key()), HistoryCodec.encode(entry));
     }
 
-    /** A page of the config's history, newest first. */
+    /**
+     * A page of the config's history, newest first. The history is walked a batch at a time and
+     * only the page's entries are decoded, so a long history of large configs is never all in memory.
+     */
     public Page list(ConfigKey key, int pageNo, int pageSize) {
-        List<HistoryEntry> all = all(key);
-        Collections.reverse(all);
-        int from = Math.min(all.size(), (pageNo - 1) * pageSize);
-        int to = Math.min(all.size(), from + pageSize);
-        return new Page(all.size(), pageNo, (all.size() + pageSize - 1) / pageSize, all.subList(from, to));
+        byte[] prefix = prefix(key);
+        int total = (int) Math.min(Integer.MAX_VALUE, store.count(ConfigKeyspaces.HISTORY, prefix, Integer.MAX_VALUE));
+        int from = (int) Math.min(total, (long) (pageNo - 1) * pageSize);
+        int to = (int) Math.min(total, (long) from + pageSize);
+        // newest first: the page is entries [total - to, total - from) in the store's oldest-first order
+        long first = total - to;
+        long end = total - from;
+        List<HistoryEntry> page = new ArrayList<>();
+        long[] index = {0};
+        walk(key, (id, entry) -> {
+            if (index[0] >= first && index[0] < end) {
+                page.add(HistoryCodec.decode(id, key, entry.value()));
+            }
+            return ++index[0] < end;
+        });
+        Collections.reverse(page);
+        return new Page(total, pageNo, (total + pageSize - 1) / pageSize, page);
     }
 
     /** The entry with this id, or null. */
@@ -48,28 +67,44 @@ public final class ConfigHistory {
 
     /** The entry just before {@code id} in the config's history, or null. */
     public HistoryEntry previous(ConfigKey key, long id) {
-        HistoryEntry before = null;
-        for (HistoryEntry e : all(key)) {
-            if (e.id() >= id) {
-                break;
+        long[] before = {-1};
+        KvEntry[] found = {null};
+        walk(key, (entryId, entry) -> {
+            if (entryId >= id) {
+                return false;
             }
-            before = e;
-        }
-        return before;
+            before[0] = entryId;
+            found[0] = entry;
+            return true;
+        });
+        return found[0] == null ? null : HistoryCodec.decode(before[0], key, found[0].value());
     }
 
-    /** Oldest first. Bounded by the retention rules; a page of a long history still reads it all. */
-    private List<HistoryEntry> all(ConfigKey key) {
+    /** What {@link #walk} tells of each entry: its id and stored entry; false stops the walk. */
+    private interface Visitor {
+        boolean visit(long id, KvEntry entry);
+    }
+
+    /** The config's entries oldest first, {@value #WALK_BATCH} read from the store at a time. */
+    private void walk(ConfigKey key, Visitor visitor) {
         byte[] prefix = prefix(key);
-        List<HistoryEntry> out = new ArrayList<>();
-        for (KvEntry e : store.scan(ConfigKeyspaces.HISTORY, prefix, Integer.MAX_VALUE)) {
-            if (e.key().length != prefix.length + 8) {
-                continue;
+        byte[] from = prefix;
+        while (true) {
+            List<KvEntry> batch = store.scanFrom(ConfigKeyspaces.HISTORY, prefix, from, WALK_BATCH);
+            for (KvEntry e : batch) {
+                if (e.key().length != prefix.length + 8) {
+                    continue;
+                }
+                if (!visitor.visit(ByteBuffer.wrap(e.key(), prefix.length, 8).getLong(), e)) {
+                    return;
+                }
             }
-            long id = ByteBuffer.wrap(e.key(), prefix.length, 8).getLong();
-            out.add(HistoryCodec.decode(id, key, e.value()));
+            if (batch.size() < WALK_BATCH) {
+                return;
+            }
+            byte[] last = batch.get(batch.size() - 1).key();
+            from = Arrays.copyOf(last, last.length + 1);
         }
-        return out;
     }
 
     static byte[] prefix(ConfigKey key) {
