@@ -55,6 +55,17 @@ public interface KvStore extends AutoCloseable {
     long count(String keyspace, byte[] prefix, long limit);
 
     /**
+     * This node's keys that start with {@code prefix} and are at or after {@code startKey}, in key
+     * order, at most {@code limit}: a walk that reads no value into memory; read the values wanted
+     * with {@link #get}.
+     */
+    default List<byte[]> keys(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        return scanFrom(keyspace, prefix, startKey, limit).stream()
+                .map(KvEntry::key)
+                .toList();
+    }
+
+    /**
      * This node's entries whose key starts with {@code prefix} and is at or after {@code startKey}
      * (unsigned byte order), in key order, at most {@code limit}: a range read, e.g. of a log keyed
      * by revision from a given revision on.

@@ -17,8 +17,8 @@ import java.util.List;
  * they record, so a change and its history entry are written together or not at all.
  */
 public final class ConfigHistory {
-    /** Entries read from the store at a time while a history is walked. */
-    private static final int WALK_BATCH = 64;
+    /** Keys read from the store at a time while a history is walked. */
+    private static final int WALK_BATCH = 1_024;
 
     private final KvStore store;
 
@@ -32,8 +32,8 @@ public final class ConfigHistory {
     }
 
     /**
-     * A page of the config's history, newest first. The history is walked a batch at a time and
-     * only the page's entries are decoded, so a long history of large configs is never all in memory.
+     * A page of the config's history, newest first. The history is walked by key and only the page's
+     * entries are read, so a long history of large configs is never all in memory.
      */
     public Page list(ConfigKey key, int pageNo, int pageSize) {
         byte[] prefix = prefix(key);
@@ -43,14 +43,21 @@ public final class ConfigHistory {
         // newest first: the page is entries [total - to, total - from) in the store's oldest-first order
         long first = total - to;
         long end = total - from;
-        List<HistoryEntry> page = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         long[] index = {0};
-        walk(key, (id, entry) -> {
+        walk(key, (id, storeKey) -> {
             if (index[0] >= first && index[0] < end) {
-                page.add(HistoryCodec.decode(id, key, entry.value()));
+                ids.add(id);
             }
             return ++index[0] < end;
         });
+        List<HistoryEntry> page = new ArrayList<>();
+        for (long id : ids) {
+            HistoryEntry e = get(key, id);
+            if (e != null) { // removed by retention since the walk: left out of the page
+                page.add(e);
+            }
+        }
         Collections.reverse(page);
         return new Page(total, pageNo, (total + pageSize - 1) / pageSize, page);
     }
@@ -68,41 +75,39 @@ public final class ConfigHistory {
     /** The entry just before {@code id} in the config's history, or null. */
     public HistoryEntry previous(ConfigKey key, long id) {
         long[] before = {-1};
-        KvEntry[] found = {null};
-        walk(key, (entryId, entry) -> {
+        walk(key, (entryId, storeKey) -> {
             if (entryId >= id) {
                 return false;
             }
             before[0] = entryId;
-            found[0] = entry;
             return true;
         });
-        return found[0] == null ? null : HistoryCodec.decode(before[0], key, found[0].value());
+        return before[0] < 0 ? null : get(key, before[0]);
     }
 
-    /** What {@link #walk} tells of each entry: its id and stored entry; false stops the walk. */
+    /** What {@link #walk} tells of each entry: its id and store key; false stops the walk. */
     private interface Visitor {
-        boolean visit(long id, KvEntry entry);
+        boolean visit(long id, byte[] storeKey);
     }
 
-    /** The config's entries oldest first, {@value #WALK_BATCH} read from the store at a time. */
+    /** The config's entries oldest first, by key only, {@value #WALK_BATCH} keys from the store at a time. */
     private void walk(ConfigKey key, Visitor visitor) {
         byte[] prefix = prefix(key);
         byte[] from = prefix;
         while (true) {
-            List<KvEntry> batch = store.scanFrom(ConfigKeyspaces.HISTORY, prefix, from, WALK_BATCH);
-            for (KvEntry e : batch) {
-                if (e.key().length != prefix.length + 8) {
+            List<byte[]> batch = store.keys(ConfigKeyspaces.HISTORY, prefix, from, WALK_BATCH);
+            for (byte[] k : batch) {
+                if (k.length != prefix.length + 8) {
                     continue;
                 }
-                if (!visitor.visit(ByteBuffer.wrap(e.key(), prefix.length, 8).getLong(), e)) {
+                if (!visitor.visit(ByteBuffer.wrap(k, prefix.length, 8).getLong(), k)) {
                     return;
                 }
             }
             if (batch.size() < WALK_BATCH) {
                 return;
             }
-            byte[] last = batch.get(batch.size() - 1).key();
+            byte[] last = batch.get(batch.size() - 1);
             from = Arrays.copyOf(last, last.length + 1);
         }
     }

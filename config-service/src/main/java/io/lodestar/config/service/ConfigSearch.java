@@ -27,8 +27,8 @@ import java.util.List;
  */
 public final class ConfigSearch {
     public static final int MAX_PAGE_SIZE = 500;
-    /** Entries read from the store at a time while a namespace is walked. */
-    private static final int SCAN_BATCH = 256;
+    /** Keys read from the store at a time while a namespace is walked. */
+    private static final int SCAN_BATCH = 1_024;
 
     public enum Mode {
         ACCURATE,
@@ -60,37 +60,36 @@ public final class ConfigSearch {
             throw new InvalidRequestException(
                     "pageSize", "must be between 1 and " + MAX_PAGE_SIZE + ", got " + pageSize);
         }
-        // Only the keys of the matches are kept while the namespace is walked, a batch of entries at
-        // a time; the page's configs are then read again by key. So the heap holds one batch of
-        // values and the page, not the namespace.
+        // The namespace is walked by key, a batch of keys at a time, and a value is read only to
+        // filter by appName or tags, one at a time; the page's configs are then read by key. So the
+        // heap holds the matches' keys and one config, never the namespace.
+        boolean byMetadata = (query.appName() != null && !query.appName().isEmpty())
+                || !query.tags().isEmpty();
         List<ConfigKey> matches = new ArrayList<>();
         byte[] prefix = ConfigKey.tenantPrefix(query.tenant());
         byte[] from = prefix;
         while (true) {
-            List<KvEntry> batch = store.scanFrom(ConfigKeyspaces.CONFIG, prefix, from, SCAN_BATCH);
-            for (KvEntry e : batch) {
-                ConfigKey key = ConfigKey.fromStoreKey(e.key());
-                // filter on the key before decoding the (possibly large) value
+            List<byte[]> batch = store.keys(ConfigKeyspaces.CONFIG, prefix, from, SCAN_BATCH);
+            for (byte[] storeKey : batch) {
+                ConfigKey key = ConfigKey.fromStoreKey(storeKey);
                 if (!matches(query.mode(), query.dataId(), key.dataId())
                         || !matches(query.mode(), query.group(), key.group())) {
                     continue;
                 }
-                boolean byMetadata =
-                        (query.appName() != null && !query.appName().isEmpty())
-                                || !query.tags().isEmpty();
-                if (!byMetadata) {
-                    matches.add(key);
-                    continue;
+                if (byMetadata) {
+                    Config config = read(key);
+                    if (config == null
+                            || !appNameMatches(query.appName(), config.appName())
+                            || !tagsMatch(query, config.tags())) {
+                        continue;
+                    }
                 }
-                Config config = ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
-                if (appNameMatches(query.appName(), config.appName()) && tagsMatch(query, config.tags())) {
-                    matches.add(key);
-                }
+                matches.add(key);
             }
             if (batch.size() < SCAN_BATCH) {
                 break;
             }
-            from = after(batch.get(batch.size() - 1).key());
+            from = after(batch.get(batch.size() - 1));
         }
         matches.sort(Comparator.comparing(ConfigKey::dataId).thenComparing(ConfigKey::group));
         int first = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
@@ -98,12 +97,17 @@ public final class ConfigSearch {
         int pages = (matches.size() + pageSize - 1) / pageSize;
         List<Config> items = new ArrayList<>();
         for (ConfigKey key : matches.subList(first, to)) {
-            KvEntry e = store.get(ConfigKeyspaces.CONFIG, key.storeKey());
-            if (e != null) { // deleted since the walk: left out of the page
-                items.add(ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision()));
+            Config config = read(key);
+            if (config != null) { // deleted since the walk: left out of the page
+                items.add(config);
             }
         }
         return new Page(matches.size(), pageNo, pages, List.copyOf(items));
+    }
+
+    private Config read(ConfigKey key) {
+        KvEntry e = store.get(ConfigKeyspaces.CONFIG, key.storeKey());
+        return e == null ? null : ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
     }
 
     /** The smallest key after {@code key}: where the next batch starts. */

@@ -5,7 +5,7 @@ import io.lodestar.error.InvalidRequestException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -48,25 +48,39 @@ public final class ConfigArchive {
     /** What an archive holds: its configs, and the entries that named no config. */
     public record Contents(List<ArchivedConfig> configs, List<String> unrecognized) {}
 
-    /** The archive of {@code configs}; {@code v2} picks the metadata file. */
-    public static byte[] write(List<ArchivedConfig> configs, boolean v2) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes, StandardCharsets.UTF_8)) {
-            for (ArchivedConfig c : configs) {
-                zip.putNextEntry(new ZipEntry(c.entryName()));
-                zip.write(c.content().getBytes(StandardCharsets.UTF_8));
-                zip.closeEntry();
-            }
-            String metadata = v2 ? MetadataYaml.write(configs) : metadataV1(configs);
+    /**
+     * Writes an archive to a stream one config at a time: each config's content goes out as it is
+     * added, and only what the metadata file needs (no content) is kept until {@link #finish()}.
+     * Nothing is written to the stream before the first {@link #add}.
+     */
+    public static final class Writer {
+        private final ZipOutputStream zip;
+        private final boolean v2;
+        private final List<ArchivedConfig> described = new ArrayList<>();
+
+        /** {@code v2} picks the metadata file. */
+        public Writer(OutputStream out, boolean v2) {
+            this.zip = new ZipOutputStream(out, StandardCharsets.UTF_8);
+            this.v2 = v2;
+        }
+
+        public void add(ArchivedConfig c) throws IOException {
+            zip.putNextEntry(new ZipEntry(c.entryName()));
+            zip.write(c.content().getBytes(StandardCharsets.UTF_8));
+            zip.closeEntry();
+            described.add(new ArchivedConfig(c.group(), c.dataId(), "", c.type(), c.appName(), c.desc()));
+        }
+
+        /** Writes the metadata file and the zip's directory; the stream stays open. */
+        public void finish() throws IOException {
+            String metadata = v2 ? MetadataYaml.write(described) : metadataV1(described);
             if (metadata != null) {
                 zip.putNextEntry(new ZipEntry(v2 ? METADATA_V2 : METADATA_V1));
                 zip.write(metadata.getBytes(StandardCharsets.UTF_8));
                 zip.closeEntry();
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            zip.finish();
         }
-        return bytes.toByteArray();
     }
 
     /** Nacos v1: only configs with an appName are listed; null when none is. */

@@ -7,9 +7,11 @@ import io.lodestar.config.PublishRequest;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.InvalidRequestException;
-import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -26,6 +28,9 @@ import java.util.regex.Pattern;
  * Exports and conflict checks read this node's replica.
  */
 public final class ConfigTransfer {
+    /** Keys read from the store at a time while a namespace is exported. */
+    private static final int EXPORT_BATCH = 1_024;
+
     /** Nacos's ConfigType values: a v1 import takes its type from the dataId's extension when it is one. */
     private static final Set<String> TYPES = Set.of("properties", "xml", "json", "text", "html", "yaml", "toml");
 
@@ -49,52 +54,58 @@ public final class ConfigTransfer {
      */
     public record ExportQuery(String tenant, String group, String dataId, String appName, Set<Long> ids) {}
 
-    /** The selected configs in key order. */
-    public List<Config> find(ExportQuery q) {
+    /**
+     * Writes the archive of the selected configs, in key order, to {@code out}, with the v2 ({@code
+     * .metadata.yml}) or v1 metadata. The namespace is walked by key and each config is read and
+     * written one at a time, so the heap holds one config, never the namespace. A bad
+     * query fails before anything is written.
+     */
+    public void export(ExportQuery q, boolean v2, OutputStream out) throws IOException {
         String tenant = normalizeNamespace(q.tenant());
         Pattern group = pattern(q.group());
         Pattern dataId = pattern(q.dataId());
-        List<Config> out = new ArrayList<>();
-        for (KvEntry e : store.scan(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(tenant), Integer.MAX_VALUE)) {
-            ConfigKey key = ConfigKey.fromStoreKey(e.key());
-            if (!key.tenant().equals(tenant)) {
-                continue;
-            }
-            if (q.ids() != null && !q.ids().isEmpty()) {
-                if (!q.ids().contains(e.createRevision())) {
+        boolean byId = q.ids() != null && !q.ids().isEmpty();
+        ConfigArchive.Writer archive = new ConfigArchive.Writer(out, v2);
+        byte[] prefix = ConfigKey.tenantPrefix(tenant);
+        byte[] from = prefix;
+        while (true) {
+            List<byte[]> batch = store.keys(ConfigKeyspaces.CONFIG, prefix, from, EXPORT_BATCH);
+            for (byte[] storeKey : batch) {
+                ConfigKey key = ConfigKey.fromStoreKey(storeKey);
+                if (!key.tenant().equals(tenant)) {
                     continue;
                 }
-            } else if ((group != null && !group.matcher(key.group()).matches())
-                    || (dataId != null && !dataId.matcher(key.dataId()).matches())) {
-                continue;
-            }
-            Config c = configs.get(key);
-            if (c == null) {
-                continue; // deleted between the scan and the read
-            }
-            if ((q.ids() == null || q.ids().isEmpty())
-                    && q.appName() != null
-                    && !q.appName().isBlank()
-                    && !q.appName().equals(c.appName())) {
-                continue;
-            }
-            out.add(c);
-        }
-        return out;
-    }
-
-    /** The archive of the selected configs, with the v2 ({@code .metadata.yml}) or v1 metadata. */
-    public byte[] export(ExportQuery q, boolean v2) {
-        List<ArchivedConfig> items = find(q).stream()
-                .map(c -> new ArchivedConfig(
-                        c.key().group(),
-                        c.key().dataId(),
+                if (!byId
+                        && ((group != null && !group.matcher(key.group()).matches())
+                                || (dataId != null
+                                        && !dataId.matcher(key.dataId()).matches()))) {
+                    continue;
+                }
+                Config c = configs.get(key);
+                if (c == null || (byId && !q.ids().contains(c.createRevision()))) {
+                    continue; // deleted between the walk and the read, or not one of the ids
+                }
+                if (!byId
+                        && q.appName() != null
+                        && !q.appName().isBlank()
+                        && !q.appName().equals(c.appName())) {
+                    continue;
+                }
+                archive.add(new ArchivedConfig(
+                        key.group(),
+                        key.dataId(),
                         c.content(),
                         c.type() == null ? "text" : c.type(),
                         c.appName(),
-                        c.desc()))
-                .toList();
-        return ConfigArchive.write(items, v2);
+                        c.desc()));
+            }
+            if (batch.size() < EXPORT_BATCH) {
+                break;
+            }
+            byte[] last = batch.get(batch.size() - 1);
+            from = Arrays.copyOf(last, last.length + 1);
+        }
+        archive.finish();
     }
 
     /**

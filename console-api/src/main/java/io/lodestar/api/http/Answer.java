@@ -3,6 +3,8 @@ package io.lodestar.api.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lodestar.api.json.Json;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +40,19 @@ public interface Answer {
 
     /** Answers {@code body} now. */
     void answer(Body body);
+
+    /** Writes a body to the answer as it is produced. */
+    @FunctionalInterface
+    interface BodyWriter {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Answers 200 as {@code contentType} with what {@code body} writes, sent as it is written: for a
+     * body too large to hold in memory. A failure before the first byte is answered as any other;
+     * one after it cuts the answer short.
+     */
+    void answerStream(String contentType, BodyWriter body);
 
     /**
      * Answers with what {@code body} completes with, or the failure it completes with as {@link

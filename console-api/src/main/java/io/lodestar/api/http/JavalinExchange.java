@@ -110,6 +110,16 @@ public final class JavalinExchange implements Exchange {
     }
 
     @Override
+    public void answerStream(String contentType, BodyWriter body) {
+        ctx.status(200).contentType(contentType);
+        try {
+            body.writeTo(ctx.outputStream());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
     public void answerWhenDone(CompletableFuture<Body> body) {
         ctx.future(() -> WebThreads.answerOn(ctx.req(), body).thenAccept(this::answer));
     }

@@ -103,6 +103,45 @@ public final class ServletExchange implements Exchange {
     }
 
     @Override
+    public void answerStream(String contentType, BodyWriter body) {
+        resp.setStatus(200);
+        resp.setContentType(contentType);
+        try {
+            body.writeTo(new CountedOnFirstByte(resp.getOutputStream()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The response stream, telling the request metrics of the answer as its first byte goes out. */
+    private final class CountedOnFirstByte extends java.io.FilterOutputStream {
+        private boolean counted;
+
+        CountedOnFirstByte(java.io.OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            count();
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            count();
+            out.write(b, off, len);
+        }
+
+        private void count() {
+            if (!counted) {
+                counted = true;
+                answered.accept(ServletExchange.this, resp.getStatus());
+            }
+        }
+    }
+
+    @Override
     public void answerWhenDone(CompletableFuture<Body> body) {
         if (body.isDone()) {
             answerOutcome(body);

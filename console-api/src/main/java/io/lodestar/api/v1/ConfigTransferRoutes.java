@@ -33,11 +33,11 @@ public final class ConfigTransferRoutes {
         this.transfer = transfer;
     }
 
+    /** Streams the archive: the namespace is read and sent a batch at a time, never held whole. */
     void export(ConfigOp.Export op, Answer answer) {
-        byte[] zip = transfer.export(op.query(), op.v2());
         String fileName = "nacos_config_export_" + LocalDateTime.now().format(FILE_DATE) + ".zip";
         answer.answerHeader("Content-Disposition", "attachment;filename=" + fileName);
-        answer.answer("application/zip", zip);
+        answer.answerStream("application/zip", out -> transfer.export(op.query(), op.v2(), out));
     }
 
     void importArchive(ConfigOp.Import op, Answer answer) {

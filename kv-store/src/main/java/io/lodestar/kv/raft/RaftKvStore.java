@@ -241,6 +241,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     }
 
     @Override
+    public List<byte[]> keys(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        validator.checkKeyspace(keyspace);
+        return fsm.read(engine -> engine.keys(keyspace, prefix, startKey, limit));
+    }
+
+    @Override
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
         validator.checkKeyspace(keyspace);
         return fsm.read(engine -> engine.scanFrom(keyspace, prefix, startKey, limit));

@@ -212,7 +212,7 @@ public final class RocksEngine implements AutoCloseable {
     private List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit, boolean fillCache) {
         byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
         List<KvEntry> out = new ArrayList<>();
-        byte[] end = successor(prefix);
+        byte[] end = Prefixes.successor(prefix);
         // The upper bound stops the iterator at the prefix's end: without it a seek past the last
         // live key of the prefix walks every deleted key after it (thousands after a deregistration
         // burst) before it finds a live one to compare.
@@ -222,7 +222,7 @@ public final class RocksEngine implements AutoCloseable {
                         handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
             for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
                 byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
+                if (!Prefixes.startsWith(key, prefix)) {
                     break;
                 }
                 out.add(StoredValue.decode(key, it.value()));
@@ -237,36 +237,40 @@ public final class RocksEngine implements AutoCloseable {
      * left as it was.
      */
     public long count(String keyspace, byte[] prefix, long limit) {
-        byte[] end = successor(prefix);
-        long n = 0;
+        long[] n = {0};
+        walkKeys(keyspace, prefix, prefix, key -> ++n[0] < limit);
+        return n[0];
+    }
+
+    /**
+     * The keys starting with {@code prefix} at or after {@code startKey}, in key order, at most
+     * {@code limit}; no value is copied out, and the block cache is left as it was.
+     */
+    public List<byte[]> keys(String keyspace, byte[] prefix, byte[] startKey, int limit) {
+        List<byte[]> out = new ArrayList<>();
+        if (limit > 0) {
+            walkKeys(keyspace, prefix, startKey, key -> {
+                out.add(key);
+                return out.size() < limit;
+            });
+        }
+        return out;
+    }
+
+    private void walkKeys(String keyspace, byte[] prefix, byte[] startKey, java.util.function.Predicate<byte[]> more) {
+        byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
+        byte[] end = Prefixes.successor(prefix);
         try (Slice bound = end == null ? null : new Slice(end);
                 ReadOptions options = new ReadOptions().setFillCache(false);
                 RocksIterator it = db.newIterator(
                         handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
-            for (it.seek(prefix); it.isValid() && n < limit; it.next()) {
-                if (!startsWith(it.key(), prefix)) {
+            for (it.seek(from); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!Prefixes.startsWith(key, prefix) || !more.test(key)) {
                     break;
                 }
-                n++;
             }
         }
-        return n;
-    }
-
-    /** The smallest key after every key starting with {@code prefix}; null when there is none (all 0xff). */
-    private static byte[] successor(byte[] prefix) {
-        for (int i = prefix.length - 1; i >= 0; i--) {
-            if (prefix[i] != (byte) 0xff) {
-                byte[] end = Arrays.copyOf(prefix, i + 1);
-                end[i]++;
-                return end;
-            }
-        }
-        return null;
-    }
-
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     /** A new batch of mutations; nothing is visible until {@link Batch#commit}. */

@@ -44,7 +44,7 @@ class RocksEngineTest {
     }
 
     @Test
-    void countCountsTheKeysUnderAPrefixUpToALimit() {
+    void countAndKeysWalkTheKeysUnderAPrefixUpToALimit() {
         try (RocksEngine engine = open(tmp.resolve("db"))) {
             commit(engine, 1, 1, b -> {
                 b.put("config", entry("t1/a", "1", 1, 1));
@@ -59,6 +59,18 @@ class RocksEngineTest {
             assertEquals(3, engine.count("config", new byte[0], Long.MAX_VALUE));
             assertEquals(0, engine.count("config", bytes("t3/"), Long.MAX_VALUE));
             assertEquals(1, engine.count("naming", bytes("t1/"), Long.MAX_VALUE), "keyspaces are separate");
+            assertEquals(
+                    List.of("t1/a", "t1/c"),
+                    engine.keys("config", bytes("t1/"), new byte[0], 10).stream()
+                            .map(k -> new String(k, java.nio.charset.StandardCharsets.UTF_8))
+                            .toList());
+            assertEquals(
+                    List.of("t1/c"),
+                    engine.keys("config", bytes("t1/"), bytes("t1/b"), 10).stream()
+                            .map(k -> new String(k, java.nio.charset.StandardCharsets.UTF_8))
+                            .toList(),
+                    "from a start key");
+            assertEquals(1, engine.keys("config", bytes("t1/"), new byte[0], 1).size(), "at most the limit");
         }
     }
 
