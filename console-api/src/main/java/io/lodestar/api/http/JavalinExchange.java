@@ -3,6 +3,8 @@ package io.lodestar.api.http;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.lodestar.api.request.Scoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
 
 /** A request Javalin routed, as an {@link Exchange}; its errors go to Javalin's exception handler ({@link ErrorMapping}). */
@@ -114,8 +116,8 @@ public final class JavalinExchange implements Exchange {
         ctx.status(200).contentType(contentType);
         try {
             body.writeTo(ctx.outputStream());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

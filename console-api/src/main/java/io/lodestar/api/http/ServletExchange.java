@@ -4,7 +4,9 @@ import io.lodestar.api.request.Scoped;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -114,10 +116,10 @@ public final class ServletExchange implements Exchange {
     }
 
     /** The response stream, telling the request metrics of the answer as its first byte goes out. */
-    private final class CountedOnFirstByte extends java.io.FilterOutputStream {
+    private final class CountedOnFirstByte extends FilterOutputStream {
         private boolean counted;
 
-        CountedOnFirstByte(java.io.OutputStream out) {
+        CountedOnFirstByte(OutputStream out) {
             super(out);
         }
 
