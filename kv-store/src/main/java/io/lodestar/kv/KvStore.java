@@ -66,6 +66,29 @@ public interface KvStore extends AutoCloseable {
     }
 
     /**
+     * Tells {@code visitor} each of this node's keys that start with {@code prefix}, in key order,
+     * until it answers false: {@link #keys} a batch at a time, so no value and no more than a batch
+     * of keys is in memory.
+     */
+    default void forEachKey(String keyspace, byte[] prefix, java.util.function.Predicate<byte[]> visitor) {
+        final int batchSize = 1_024;
+        byte[] from = prefix;
+        while (true) {
+            List<byte[]> batch = keys(keyspace, prefix, from, batchSize);
+            for (byte[] key : batch) {
+                if (!visitor.test(key)) {
+                    return;
+                }
+            }
+            if (batch.size() < batchSize) {
+                return;
+            }
+            byte[] last = batch.get(batch.size() - 1);
+            from = java.util.Arrays.copyOf(last, last.length + 1); // the smallest key after it
+        }
+    }
+
+    /**
      * This node's entries whose key starts with {@code prefix} and is at or after {@code startKey}
      * (unsigned byte order), in key order, at most {@code limit}: a range read, e.g. of a log keyed
      * by revision from a given revision on.

@@ -7,7 +7,6 @@ import io.lodestar.kv.KvStore;
 import io.lodestar.kv.command.Op;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -17,9 +16,6 @@ import java.util.List;
  * they record, so a change and its history entry are written together or not at all.
  */
 public final class ConfigHistory {
-    /** Keys read from the store at a time while a history is walked. */
-    private static final int WALK_BATCH = 1_024;
-
     private final KvStore store;
 
     public ConfigHistory(KvStore store) {
@@ -90,26 +86,14 @@ public final class ConfigHistory {
         boolean visit(long id, byte[] storeKey);
     }
 
-    /** The config's entries oldest first, by key only, {@value #WALK_BATCH} keys from the store at a time. */
+    /** The config's entries oldest first, by key only. */
     private void walk(ConfigKey key, Visitor visitor) {
         byte[] prefix = prefix(key);
-        byte[] from = prefix;
-        while (true) {
-            List<byte[]> batch = store.keys(ConfigKeyspaces.HISTORY, prefix, from, WALK_BATCH);
-            for (byte[] k : batch) {
-                if (k.length != prefix.length + 8) {
-                    continue;
-                }
-                if (!visitor.visit(ByteBuffer.wrap(k, prefix.length, 8).getLong(), k)) {
-                    return;
-                }
-            }
-            if (batch.size() < WALK_BATCH) {
-                return;
-            }
-            byte[] last = batch.get(batch.size() - 1);
-            from = Arrays.copyOf(last, last.length + 1);
-        }
+        store.forEachKey(
+                ConfigKeyspaces.HISTORY,
+                prefix,
+                k -> k.length != prefix.length + 8
+                        || visitor.visit(ByteBuffer.wrap(k, prefix.length, 8).getLong(), k));
     }
 
     static byte[] prefix(ConfigKey key) {

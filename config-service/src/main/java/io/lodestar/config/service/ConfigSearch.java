@@ -27,8 +27,6 @@ import java.util.List;
  */
 public final class ConfigSearch {
     public static final int MAX_PAGE_SIZE = 500;
-    /** Keys read from the store at a time while a namespace is walked. */
-    private static final int SCAN_BATCH = 1_024;
 
     public enum Mode {
         ACCURATE,
@@ -66,31 +64,23 @@ public final class ConfigSearch {
         boolean byMetadata = (query.appName() != null && !query.appName().isEmpty())
                 || !query.tags().isEmpty();
         List<ConfigKey> matches = new ArrayList<>();
-        byte[] prefix = ConfigKey.tenantPrefix(query.tenant());
-        byte[] from = prefix;
-        while (true) {
-            List<byte[]> batch = store.keys(ConfigKeyspaces.CONFIG, prefix, from, SCAN_BATCH);
-            for (byte[] storeKey : batch) {
-                ConfigKey key = ConfigKey.fromStoreKey(storeKey);
-                if (!matches(query.mode(), query.dataId(), key.dataId())
-                        || !matches(query.mode(), query.group(), key.group())) {
-                    continue;
-                }
-                if (byMetadata) {
-                    Config config = read(key);
-                    if (config == null
-                            || !appNameMatches(query.appName(), config.appName())
-                            || !tagsMatch(query, config.tags())) {
-                        continue;
-                    }
-                }
-                matches.add(key);
+        store.forEachKey(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(query.tenant()), storeKey -> {
+            ConfigKey key = ConfigKey.fromStoreKey(storeKey);
+            if (!matches(query.mode(), query.dataId(), key.dataId())
+                    || !matches(query.mode(), query.group(), key.group())) {
+                return true;
             }
-            if (batch.size() < SCAN_BATCH) {
-                break;
+            if (byMetadata) {
+                Config config = read(key);
+                if (config == null
+                        || !appNameMatches(query.appName(), config.appName())
+                        || !tagsMatch(query, config.tags())) {
+                    return true;
+                }
             }
-            from = after(batch.get(batch.size() - 1));
-        }
+            matches.add(key);
+            return true;
+        });
         matches.sort(Comparator.comparing(ConfigKey::dataId).thenComparing(ConfigKey::group));
         int first = (int) Math.min((long) (pageNo - 1) * pageSize, matches.size());
         int to = Math.min(first + pageSize, matches.size());
@@ -108,11 +98,6 @@ public final class ConfigSearch {
     private Config read(ConfigKey key) {
         KvEntry e = store.get(ConfigKeyspaces.CONFIG, key.storeKey());
         return e == null ? null : ConfigCodec.decode(key, e.value(), e.createRevision(), e.modRevision());
-    }
-
-    /** The smallest key after {@code key}: where the next batch starts. */
-    private static byte[] after(byte[] key) {
-        return Arrays.copyOf(key, key.length + 1);
     }
 
     private static boolean matches(Mode mode, String wanted, String actual) {

@@ -11,7 +11,6 @@ import io.lodestar.kv.KvStore;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -28,9 +27,6 @@ import java.util.regex.Pattern;
  * Exports and conflict checks read this node's replica.
  */
 public final class ConfigTransfer {
-    /** Keys read from the store at a time while a namespace is exported. */
-    private static final int EXPORT_BATCH = 1_024;
-
     /** Nacos's ConfigType values: a v1 import takes its type from the dataId's extension when it is one. */
     private static final Set<String> TYPES = Set.of("properties", "xml", "json", "text", "html", "yaml", "toml");
 
@@ -66,31 +62,27 @@ public final class ConfigTransfer {
         Pattern dataId = pattern(q.dataId());
         boolean byId = q.ids() != null && !q.ids().isEmpty();
         ConfigArchive.Writer archive = new ConfigArchive.Writer(out, v2);
-        byte[] prefix = ConfigKey.tenantPrefix(tenant);
-        byte[] from = prefix;
-        while (true) {
-            List<byte[]> batch = store.keys(ConfigKeyspaces.CONFIG, prefix, from, EXPORT_BATCH);
-            for (byte[] storeKey : batch) {
-                ConfigKey key = ConfigKey.fromStoreKey(storeKey);
-                if (!key.tenant().equals(tenant)) {
-                    continue;
-                }
-                if (!byId
-                        && ((group != null && !group.matcher(key.group()).matches())
-                                || (dataId != null
-                                        && !dataId.matcher(key.dataId()).matches()))) {
-                    continue;
-                }
-                Config c = configs.get(key);
-                if (c == null || (byId && !q.ids().contains(c.createRevision()))) {
-                    continue; // deleted between the walk and the read, or not one of the ids
-                }
-                if (!byId
-                        && q.appName() != null
-                        && !q.appName().isBlank()
-                        && !q.appName().equals(c.appName())) {
-                    continue;
-                }
+        IOException[] failed = {null};
+        store.forEachKey(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(tenant), storeKey -> {
+            ConfigKey key = ConfigKey.fromStoreKey(storeKey);
+            if (!key.tenant().equals(tenant)
+                    || (!byId
+                            && ((group != null && !group.matcher(key.group()).matches())
+                                    || (dataId != null
+                                            && !dataId.matcher(key.dataId()).matches())))) {
+                return true;
+            }
+            Config c = configs.get(key);
+            if (c == null || (byId && !q.ids().contains(c.createRevision()))) {
+                return true; // deleted between the walk and the read, or not one of the ids
+            }
+            if (!byId
+                    && q.appName() != null
+                    && !q.appName().isBlank()
+                    && !q.appName().equals(c.appName())) {
+                return true;
+            }
+            try {
                 archive.add(new ArchivedConfig(
                         key.group(),
                         key.dataId(),
@@ -98,12 +90,14 @@ public final class ConfigTransfer {
                         c.type() == null ? "text" : c.type(),
                         c.appName(),
                         c.desc()));
+                return true;
+            } catch (IOException e) {
+                failed[0] = e; // the client went away: stop reading
+                return false;
             }
-            if (batch.size() < EXPORT_BATCH) {
-                break;
-            }
-            byte[] last = batch.get(batch.size() - 1);
-            from = Arrays.copyOf(last, last.length + 1);
+        });
+        if (failed[0] != null) {
+            throw failed[0];
         }
         archive.finish();
     }
