@@ -347,8 +347,8 @@ public final class UdpPusher implements AutoCloseable {
     private void acknowledge(long id, InetSocketAddress from) {
         Awaiting wait = awaiting.get(id);
         if (wait != null && wait.from().equals(from) && awaiting.remove(id, wait)) {
-            acks.incrementAndGet();
             wait.ack().complete(null);
+            acks.incrementAndGet();
         }
     }
 

@@ -120,8 +120,10 @@ class UdpPusherTest {
         assertEquals(1, push.data().get("version").asInt());
         assertEquals(pusher.localAddress().getPort(), push.from().getPort(), "sent from the push channel");
         ack(client, push);
-        Await.until("the ack counted", () -> pusher.stats().acks() == 1);
-        assertEquals(0, pusher.stats().pending());
+        // the counters are read one by one, not as a snapshot, so wait for both
+        Await.until(
+                "the ack counted and nothing pending",
+                () -> pusher.stats().acks() == 1 && pusher.stats().pending() == 0);
         Push extra = receive(client, RESEND.multipliedBy(4));
         assertTrue(extra == null, "no resend after the ack: " + (extra == null ? "" : extra.packet()));
     }
