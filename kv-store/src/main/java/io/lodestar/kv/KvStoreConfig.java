@@ -22,6 +22,7 @@ import java.util.Set;
  * @param requestTimeoutMs how long a write may wait for a leader and a commit
  * @param maxValueBytes   largest value accepted
  * @param blockCacheBytes RocksDB block cache bound
+ * @param raftPortSettings how the Raft port admits connections that have not proved the cluster secret
  */
 public record KvStoreConfig(
         String host,
@@ -38,7 +39,8 @@ public record KvStoreConfig(
         int electionTimeoutMs,
         long requestTimeoutMs,
         int maxValueBytes,
-        long blockCacheBytes) {
+        long blockCacheBytes,
+        RaftPortSettings raftPortSettings) {
 
     /**
      * The largest command's values together: above what the domains write at their own limits (a
@@ -78,7 +80,8 @@ public record KvStoreConfig(
                 1000,
                 5000,
                 DEFAULT_MAX_VALUE_BYTES,
-                64L << 20);
+                64L << 20,
+                RaftPortSettings.DEFAULT);
     }
 
     public String self() {
@@ -101,7 +104,8 @@ public record KvStoreConfig(
                 electionTimeoutMs,
                 requestTimeoutMs,
                 maxValueBytes,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
     }
 
     public KvStoreConfig withSnapshotIntervalSecs(int secs) {
@@ -120,7 +124,8 @@ public record KvStoreConfig(
                 electionTimeoutMs,
                 requestTimeoutMs,
                 maxValueBytes,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
     }
 
     /** Snapshot also after {@code entries} entries or {@code bytes} bytes of log since the last snapshot. */
@@ -140,7 +145,8 @@ public record KvStoreConfig(
                 electionTimeoutMs,
                 requestTimeoutMs,
                 maxValueBytes,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
     }
 
     public KvStoreConfig withDiskReserveBytes(long reserve) {
@@ -159,7 +165,8 @@ public record KvStoreConfig(
                 electionTimeoutMs,
                 requestTimeoutMs,
                 maxValueBytes,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
     }
 
     public KvStoreConfig withTimeouts(int electionMs, long requestMs) {
@@ -178,7 +185,8 @@ public record KvStoreConfig(
                 electionMs,
                 requestMs,
                 maxValueBytes,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
     }
 
     public KvStoreConfig withMaxValueBytes(int max) {
@@ -197,6 +205,27 @@ public record KvStoreConfig(
                 electionTimeoutMs,
                 requestTimeoutMs,
                 max,
-                blockCacheBytes);
+                blockCacheBytes,
+                raftPortSettings);
+    }
+
+    public KvStoreConfig withRaftPortSettings(RaftPortSettings settings) {
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes,
+                settings);
     }
 }

@@ -1,7 +1,7 @@
 package io.lodestar.api.http;
 
-import io.lodestar.api.limits.CountsByAddress;
 import io.lodestar.api.limits.Limit;
+import io.lodestar.limits.CountsByAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

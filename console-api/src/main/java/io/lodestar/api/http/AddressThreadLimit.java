@@ -1,8 +1,8 @@
 package io.lodestar.api.http;
 
-import io.lodestar.api.limits.CountsByAddress;
 import io.lodestar.api.limits.Limit;
 import io.lodestar.error.LimitExceededException;
+import io.lodestar.limits.CountsByAddress;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

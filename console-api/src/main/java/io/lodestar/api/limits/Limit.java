@@ -1,6 +1,7 @@
 package io.lodestar.api.limits;
 
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.kv.RaftPortSettings;
 
 /**
  * Every limit a node enforces on its clients, in one place: the name an operator sets it by
@@ -75,6 +76,16 @@ public enum Limit {
             5_000,
             false,
             "UDP push subscriptions held for one client address; past it that client polls instead"),
+    RAFT_UNPROVEN_CONNECTIONS(
+            RaftPortSettings.UNPROVEN_LIMIT,
+            256,
+            false,
+            "Raft port connections that have not proved the cluster secret yet; one more is closed at once"),
+    RAFT_UNPROVEN_CONNECTIONS_PER_ADDRESS(
+            RaftPortSettings.UNPROVEN_PER_ADDRESS_LIMIT,
+            16,
+            false,
+            "Raft port connections from one address that have not proved the cluster secret yet"),
     LONGPOLL_HELD(
             LongPollRegistry.HELD_LIMIT,
             20_000,

@@ -26,6 +26,7 @@ import io.lodestar.config.service.PublicAliasMigration;
 import io.lodestar.config.transfer.ArchiveLimits;
 import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
@@ -192,19 +193,24 @@ public final class LodestarServer implements AutoCloseable {
         Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
         keyspaces.addAll(AuthKeyspaces.ALL);
         keyspaces.addAll(NamingKeyspaces.ALL);
+        LimitRefusals refusals = new LimitRefusals();
         KvStoreConfig config = KvStoreConfig.of(
                         s.host(), s.raftPort(), s.peers(), s.dataDir(), secret, Set.copyOf(keyspaces))
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs())
                 .withSnapshotThresholds(s.snapshotEntries(), s.snapshotBytes())
-                .withDiskReserveBytes(s.diskReserveBytes());
+                .withDiskReserveBytes(s.diskReserveBytes())
+                .withRaftPortSettings(new RaftPortSettings(
+                        s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS),
+                        s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS_PER_ADDRESS),
+                        RaftPortSettings.DEFAULT.handshakeDeadline(),
+                        name -> refusals.refused(Limit.byKey(name))));
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
         checks.add(s.browserOrigins()); // first: a page's request is refused before any token is looked at
         checks.add(auth.check());
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         NamespaceService namespaces = new NamespaceService(store);
-        LimitRefusals refusals = new LimitRefusals();
         LongPollRegistry listeners = new LongPollRegistry(
                 store,
                 configs,

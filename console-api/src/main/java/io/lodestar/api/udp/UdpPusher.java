@@ -1,8 +1,8 @@
 package io.lodestar.api.udp;
 
 import io.lodestar.api.delivery.LatestUntilAcked;
-import io.lodestar.api.limits.CountsByAddress;
 import io.lodestar.api.limits.Limit;
+import io.lodestar.limits.CountsByAddress;
 import io.lodestar.naming.model.ServiceKey;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -7,7 +7,6 @@ import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.rpc.RpcServer;
-import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
 import com.alipay.sofa.jraft.util.StorageOptionsFactory;
 import io.lodestar.kv.KvStoreConfig;
@@ -80,9 +79,8 @@ final class RaftNodeBootstrap {
         options.setSnapshotIntervalSecs(config.snapshotIntervalSecs());
         options.setRaftOptions(raftOptions);
 
-        RpcServer rpcServer = new AuthenticatedRpcServer(
-                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true)),
-                config.clusterSecret());
+        RpcServer rpcServer = AuthenticatedRpcServer.create(
+                self.getIp(), self.getPort(), config.clusterSecret(), config.raftPortSettings());
         register.accept(rpcServer);
         if (!rpcServer.init(null)) {
             throw new StoreStartException("cannot listen on " + config.self() + " (raft port in use?)", null);

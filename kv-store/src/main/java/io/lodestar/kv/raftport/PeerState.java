@@ -21,6 +21,16 @@ final class PeerState {
         return connection != null && connection.getAttribute(ATTRIBUTE) instanceof PeerState state ? state.peer : null;
     }
 
+    /**
+     * Whether bolt's {@code connection} (under JRaft's, which keeps its attributes there) has
+     * proved the cluster secret: what the port's pipeline asks, below JRaft.
+     */
+    static boolean proven(com.alipay.remoting.Connection connection) {
+        return connection != null
+                && connection.getAttribute(ATTRIBUTE) instanceof PeerState state
+                && state.peer != null;
+    }
+
     /** A fresh challenge; null when the connection is already authenticated (one handshake each). */
     synchronized byte[] challenge() {
         if (peer != null) {

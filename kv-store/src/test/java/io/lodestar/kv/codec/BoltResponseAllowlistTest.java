@@ -30,8 +30,8 @@ import com.alipay.remoting.serialization.HessianSerializer;
 import com.alipay.remoting.serialization.SerializerManager;
 import com.alipay.sofa.jraft.rpc.RpcContext;
 import com.alipay.sofa.jraft.rpc.RpcProcessor;
-import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.caucho.hessian.io.Hessian2Output;
+import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.forward.ForwardClient;
@@ -190,7 +190,7 @@ class BoltResponseAllowlistTest {
         byte[] secret = "allowlist-test-secret".getBytes(UTF_8);
         int port = FreePorts.next();
         com.alipay.sofa.jraft.rpc.RpcServer rogue =
-                new AuthenticatedRpcServer(new BoltRpcServer(new RpcServer("127.0.0.1", port, true)), secret);
+                AuthenticatedRpcServer.create("127.0.0.1", port, secret, RaftPortSettings.DEFAULT);
         rogue.registerProcessor(new RpcProcessor<Object>() {
             @Override
             public void handleRequest(RpcContext ctx, Object frame) {

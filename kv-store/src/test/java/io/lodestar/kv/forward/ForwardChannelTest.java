@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.alipay.sofa.jraft.rpc.RpcClient;
 import com.alipay.sofa.jraft.rpc.RpcServer;
-import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.alipay.sofa.jraft.util.Endpoint;
 import com.alipay.sofa.jraft.util.RpcFactoryHelper;
+import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.raftport.AuthenticatedRpcServer;
@@ -68,8 +68,7 @@ class ForwardChannelTest {
 
     private static RpcServer serve(String address, LeaderProposer local) {
         Endpoint e = new Endpoint("127.0.0.1", Integer.parseInt(address.substring(address.indexOf(':') + 1)));
-        RpcServer server = new AuthenticatedRpcServer(
-                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(e.getIp(), e.getPort(), true)), SECRET);
+        RpcServer server = AuthenticatedRpcServer.create(e.getIp(), e.getPort(), SECRET, RaftPortSettings.DEFAULT);
         ForwardServer.register(server, SECRET, address, local, Map.of());
         assertTrue(server.init(null), "listening on " + address);
         return server;

@@ -134,6 +134,7 @@ class RaftKvStoreChannelAuthTest {
                 c.electionTimeoutMs(),
                 c.requestTimeoutMs(),
                 c.maxValueBytes(),
-                c.blockCacheBytes());
+                c.blockCacheBytes(),
+                c.raftPortSettings());
     }
 }

@@ -102,6 +102,7 @@ class RaftKvStoreMembershipTest {
                 c.electionTimeoutMs(),
                 c.requestTimeoutMs(),
                 c.maxValueBytes(),
-                c.blockCacheBytes());
+                c.blockCacheBytes(),
+                c.raftPortSettings());
     }
 }

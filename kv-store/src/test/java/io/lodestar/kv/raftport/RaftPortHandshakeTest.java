@@ -15,6 +15,7 @@ import com.alipay.sofa.jraft.rpc.RpcRequests.TimeoutNowResponse;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.alipay.sofa.jraft.util.Endpoint;
+import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.testing.FreePorts;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -64,8 +65,7 @@ class RaftPortHandshakeTest {
     }
 
     private static RpcServer serve(int port, byte[] secret, RpcProcessor<?> processor) {
-        RpcServer s = new AuthenticatedRpcServer(
-                new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer("127.0.0.1", port, true)), secret);
+        RpcServer s = AuthenticatedRpcServer.create("127.0.0.1", port, secret, RaftPortSettings.DEFAULT);
         s.registerProcessor(processor);
         assertTrue(s.init(null), "listening on " + port);
         return s;

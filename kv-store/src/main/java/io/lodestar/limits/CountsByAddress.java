@@ -1,4 +1,4 @@
-package io.lodestar.api.limits;
+package io.lodestar.limits;
 
 import java.util.concurrent.ConcurrentHashMap;
 
