@@ -16,7 +16,8 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
  * sent: a declared length over the limit is answered 413 without the body being read (Jetty dispatches
  * the request once its first bytes arrive), and a
  * body without one (chunked) fails its reader with {@link LimitExceededException} (413 through
- * {@link ErrorMapping}) at the first chunk past the limit. So nothing, authenticated or not, makes
+ * {@link ErrorMapping}) at the first chunk past the limit, and the connection closes after that
+ * answer, the rest unread. So nothing, authenticated or not, makes
  * the node hold more than the limit of one body, and the check that reads a form body for its token
  * cannot be made to read more.
  */
@@ -39,7 +40,7 @@ public final class BodyLimit extends HandlerWrapper {
             return;
         }
         if (req.getContentLengthLong() < 0) { // no declared length: count what arrives
-            base.getHttpInput().addInterceptor(new Counting());
+            base.getHttpInput().addInterceptor(new Counting(resp));
         }
         super.handle(target, base, req, resp);
     }
@@ -50,7 +51,12 @@ public final class BodyLimit extends HandlerWrapper {
 
     /** Counts a body's bytes as they arrive, failing the read past the limit. */
     private final class Counting implements HttpInput.Interceptor {
+        private final HttpServletResponse response;
         private long read;
+
+        Counting(HttpServletResponse response) {
+            this.response = response;
+        }
 
         @Override
         public HttpInput.Content readFrom(HttpInput.Content content) {
@@ -58,6 +64,8 @@ public final class BodyLimit extends HandlerWrapper {
                 read += content.remaining();
                 if (read > maxBytes) {
                     refused.accept(Limit.HTTP_BODY_BYTES);
+                    // Jetty would otherwise read the rest, however long, to keep the connection
+                    response.setHeader("Connection", "close");
                     throw tooLarge();
                 }
             }

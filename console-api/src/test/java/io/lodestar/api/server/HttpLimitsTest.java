@@ -106,9 +106,9 @@ class HttpLimitsTest {
     }
 
     @Test
-    void aChunkedBodyPastTheLimitIsAnswered413() throws Exception {
+    void aChunkedBodyPastTheLimitIsAnswered413AndItsConnectionClosed() throws Exception {
         try (Socket s = connectFrom(ATTACKER)) {
-            CompletableFuture<String> answer = statusLine(s);
+            CompletableFuture<String> answer = untilClosed(s);
             OutputStream out = s.getOutputStream();
             out.write(("POST /nacos/v1/cs/configs HTTP/1.1\r\nHost: x\r\n"
                             + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -123,11 +123,31 @@ class HttpLimitsTest {
             } catch (IOException closedByTheServer) {
                 // expected once it has answered
             }
-            String line = answer.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            String all = answer.get(15, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(all.startsWith("HTTP/1.1 413"), "answered " + all + " after " + sent + " bytes");
+            // the rest of the body is not read and thrown away: the connection ends with the answer
             assertTrue(
-                    line != null && line.startsWith("HTTP/1.1 413"), "answered " + line + " after " + sent + " bytes");
+                    all.endsWith("[closed]") || all.endsWith("Connection reset]"),
+                    "the connection stayed open after " + sent + " bytes: " + all);
         }
         servesOthers();
+    }
+
+    /** Everything answered on {@code s} until the node closes it, then "[closed]"; or what failed. */
+    private static CompletableFuture<String> untilClosed(Socket s) {
+        return CompletableFuture.supplyAsync(() -> {
+            StringBuilder all = new StringBuilder();
+            try {
+                java.io.InputStream in = s.getInputStream();
+                byte[] buffer = new byte[4096];
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    all.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
+                }
+                return all.append("[closed]").toString();
+            } catch (IOException e) {
+                return all.append("[").append(e).append("]").toString();
+            }
+        });
     }
 
     @Test
