@@ -204,6 +204,7 @@ public final class LodestarServer implements AutoCloseable {
                         s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS),
                         s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS_PER_ADDRESS),
                         RaftPortSettings.DEFAULT.handshakeDeadline(),
+                        null,
                         name -> refusals.refused(Limit.byKey(name))));
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());

@@ -115,7 +115,8 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 feed,
                 completions.executor(),
                 background);
-        this.credentials = new PeerCredentials(config.clusterSecret(), config.self());
+        this.credentials = new PeerCredentials(
+                config.clusterSecret(), config.self(), config.raftPortSettings().tls());
         this.forwarder = new ForwardClient(credentials);
         this.disk = new DiskGuard(config.dataDir(), config.diskReserveBytes());
         this.proposals =

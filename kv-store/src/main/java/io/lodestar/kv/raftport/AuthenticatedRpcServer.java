@@ -1,8 +1,10 @@
 package io.lodestar.kv.raftport;
 
 import com.alipay.remoting.config.BoltGenericOption;
+import com.alipay.remoting.config.BoltServerOption;
 import com.alipay.sofa.jraft.rpc.RpcProcessor;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
+import io.lodestar.kv.PeerTls;
 import io.lodestar.kv.RaftPortSettings;
 
 /**
@@ -27,6 +29,14 @@ public final class AuthenticatedRpcServer extends DelegatingRpcServer {
         RaftPortAdmission admission = new RaftPortAdmission(settings, refusals);
         com.alipay.remoting.rpc.RpcServer bolt = new com.alipay.remoting.rpc.RpcServer(host, port, true);
         bolt.option(BoltGenericOption.EXTENDED_NETTY_CHANNEL_HANDLER, admission);
+        PeerTls tls = settings.tls();
+        if (tls != null) {
+            bolt.option(BoltServerOption.SRV_SSL_ENABLE, true);
+            bolt.option(BoltServerOption.SRV_SSL_KEYSTORE, tls.keyStore().toString());
+            bolt.option(BoltServerOption.SRV_SSL_KEYSTORE_TYPE, PeerTls.KEY_STORE_TYPE);
+            bolt.option(BoltServerOption.SRV_SSL_KEYSTORE_PASS, tls.password());
+            bolt.option(BoltServerOption.SRV_SSL_NEED_CLIENT_AUTH, tls.requireMemberCertificates());
+        }
         BoltRpcServer server = new BoltRpcServer(bolt);
         HandshakeSerializer.register();
         server.registerProcessor(new HandshakeProcessor(new HandshakeMacs(clusterSecret), refusals));

@@ -1,6 +1,7 @@
 package io.lodestar.kv.raftport;
 
 import com.alipay.remoting.Connection;
+import com.alipay.remoting.config.BoltClientOption;
 import com.alipay.sofa.jraft.error.ConnectionFailureException;
 import com.alipay.sofa.jraft.error.RemotingException;
 import com.alipay.sofa.jraft.option.RpcOptions;
@@ -8,6 +9,7 @@ import com.alipay.sofa.jraft.rpc.InvokeCallback;
 import com.alipay.sofa.jraft.rpc.InvokeContext;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcClient;
 import com.alipay.sofa.jraft.util.Endpoint;
+import io.lodestar.kv.PeerTls;
 
 /**
  * JRaft's bolt client, completing the handshake (see {@link HandshakeMessage}) on each new
@@ -25,8 +27,15 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
     private HandshakeMacs macs;
     private int connectTimeoutMs;
 
+    private final com.alipay.remoting.rpc.RpcClient bolt;
+
     public AuthenticatingRpcClient() {
-        super(new com.alipay.remoting.rpc.RpcClient());
+        this(new com.alipay.remoting.rpc.RpcClient());
+    }
+
+    private AuthenticatingRpcClient(com.alipay.remoting.rpc.RpcClient bolt) {
+        super(bolt);
+        this.bolt = bolt;
         HandshakeSerializer.register();
     }
 
@@ -35,6 +44,13 @@ public final class AuthenticatingRpcClient extends BoltRpcClient {
         if (opts instanceof CarriesCredentials carrier && carrier.credentials() != null) {
             credentials = carrier.credentials();
             macs = new HandshakeMacs(credentials.clusterSecret());
+            PeerTls tls = credentials.tls();
+            if (tls != null) { // bolt reads these when it starts, in super.init
+                bolt.option(BoltClientOption.CLI_SSL_ENABLE, true);
+                bolt.option(BoltClientOption.CLI_SSL_KEYSTORE, tls.keyStore().toString());
+                bolt.option(BoltClientOption.CLI_SSL_KEYSTORE_TYPE, PeerTls.KEY_STORE_TYPE);
+                bolt.option(BoltClientOption.CLI_SSL_KEYSTORE_PASS, tls.password());
+            }
         }
         connectTimeoutMs = opts.getRpcConnectTimeoutMs();
         return super.init(opts);

@@ -79,7 +79,7 @@ class RaftPortAdmissionTest {
     @Test
     void strangersHoldABoundedShareOfConnectionsUntilTheDeadline() throws Exception {
         try (TestCluster c = TestCluster.start(
-                dir, 1, cfg -> cfg.withRaftPortSettings(new RaftPortSettings(3, 2, DEADLINE, refused::add)))) {
+                dir, 1, cfg -> cfg.withRaftPortSettings(new RaftPortSettings(3, 2, DEADLINE, null, refused::add)))) {
             c.awaitLeader();
             String port = c.peer(0);
             Socket a1 = connect("127.0.0.1", port);
