@@ -3,6 +3,7 @@ package io.lodestar.api.grpc;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.lodestar.api.grpc.wire.Payload;
+import io.lodestar.api.limits.Limit;
 import io.lodestar.api.metrics.Metrics;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safety: any thread; writes to the stream are serialized here.
  */
 final class Connection {
-    static final int MAX_UNREAD = 1_000;
     private final String id;
     private final String remoteIp;
     private final int remotePort;
@@ -30,7 +30,8 @@ final class Connection {
     private volatile Setup setup;
     private ServerCallStreamObserver<Payload> stream; // guarded by this
     private boolean closed; // guarded by this
-    private int unread; // guarded by this: messages sent since the stream last had room
+    private final long maxUnreadBytes;
+    private long unreadBytes; // guarded by this: bytes sent since the stream last had room
     private volatile boolean sentElsewhere;
 
     /** What the client said of itself when it set the connection up. */
@@ -49,11 +50,16 @@ final class Connection {
         }
     }
 
-    Connection(String id, String remoteIp, int remotePort, Metrics metrics) {
+    /**
+     * @param maxUnreadBytes what may wait in the transport for a client that does not read its
+     *     stream ({@link Limit#GRPC_UNREAD_PUSH_BYTES}); past it the connection is closed
+     */
+    Connection(String id, String remoteIp, int remotePort, Metrics metrics, long maxUnreadBytes) {
         this.id = id;
         this.remoteIp = remoteIp;
         this.remotePort = remotePort;
         this.metrics = metrics;
+        this.maxUnreadBytes = maxUnreadBytes;
     }
 
     String id() {
@@ -131,8 +137,9 @@ final class Connection {
 
     /**
      * Sends {@code request} without waiting for an answer; false if the connection cannot send. A
-     * client that stops reading its stream is closed once {@link #MAX_UNREAD} messages wait for it,
-     * so that it cannot make the server buffer without bound.
+     * client that stops reading its stream is closed once more than its limit of unread bytes
+     * waits for it, counted as encoded (one service's instance list can be megabytes, a config
+     * notice a hundred bytes), so that it cannot make the server buffer without bound.
      */
     boolean send(Reply request) {
         boolean tooSlow;
@@ -140,17 +147,20 @@ final class Connection {
             if (closed || stream == null) {
                 return false;
             }
+            Payload payload = PayloadCodec.encode(request.type(), request.body());
             try {
-                stream.onNext(PayloadCodec.encode(request.type(), request.body()));
+                stream.onNext(payload);
             } catch (RuntimeException e) { // the call was cancelled under us
                 return false;
             }
-            unread = stream.isReady() ? 0 : unread + 1;
-            tooSlow = unread > MAX_UNREAD;
+            unreadBytes = stream.isReady() ? 0 : unreadBytes + payload.getSerializedSize();
+            tooSlow = unreadBytes > maxUnreadBytes;
         }
         metrics.grpcPush(request.type(), "sent");
         if (tooSlow) {
-            close("the client did not read " + MAX_UNREAD + " messages pushed to it");
+            metrics.limitRefused(Limit.GRPC_UNREAD_PUSH_BYTES);
+            close("the client left more than " + maxUnreadBytes + " pushed bytes unread ("
+                    + Limit.GRPC_UNREAD_PUSH_BYTES.key() + ")");
         }
         return true;
     }

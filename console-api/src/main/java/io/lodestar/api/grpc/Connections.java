@@ -65,6 +65,8 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
     /** The most bytes of labels a client's setup may carry: they are kept while the connection lives. */
     final int maxSetupLabelBytes;
 
+    private final long maxUnreadPushBytes;
+
     private final AtomicInteger registered = new AtomicInteger();
 
     private final Map<String, Connection> byId = new ConcurrentHashMap<>();
@@ -78,6 +80,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
     Connections(Metrics metrics, Limits limits) {
         this.maxConnections = limits.intValue(Limit.GRPC_CONNECTIONS);
         this.maxSetupLabelBytes = limits.intValue(Limit.GRPC_SETUP_LABEL_BYTES);
+        this.maxUnreadPushBytes = limits.get(Limit.GRPC_UNREAD_PUSH_BYTES);
         this.metrics = metrics;
         ejector.scheduleWithFixedDelay(this::ejectSilent, SCAN_MS, SCAN_MS, TimeUnit.MILLISECONDS);
     }
@@ -98,7 +101,8 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
                     : inet.getAddress().getHostAddress();
             port = inet.getPort();
         }
-        Connection c = new Connection(System.currentTimeMillis() + "_" + ip + "_" + port, ip, port, metrics);
+        Connection c = new Connection(
+                System.currentTimeMillis() + "_" + ip + "_" + port, ip, port, metrics, maxUnreadPushBytes);
         byId.put(c.id(), c);
         return attrs.toBuilder().set(CONNECTION, c).build();
     }

@@ -51,6 +51,11 @@ public enum Limit {
             16 << 10,
             true,
             "the labels a client sends when it sets up a connection, kept while it lives; larger ones refuse the setup"),
+    GRPC_UNREAD_PUSH_BYTES(
+            "grpc.unread-push-bytes",
+            32L << 20,
+            true,
+            "what the node pushed to one gRPC connection that its client has not read; past it the connection is closed"),
     GRPC_LISTENS_PER_CONNECTION(
             "grpc.listens-per-connection",
             10_000,

@@ -9,7 +9,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import io.lodestar.api.grpc.wire.Metadata;
 import io.lodestar.api.grpc.wire.Payload;
@@ -50,11 +52,26 @@ public final class RawGrpcClient implements AutoCloseable {
 
     final BlockingQueue<String> streamEnd = new LinkedBlockingQueue<>();
 
+    /** Messages the stream takes from the transport before it stops reading; -1: it never stops. */
+    private int readLimit = -1;
+
     public RawGrpcClient(int port) {
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
-                .usePlaintext()
-                .maxInboundMessageSize(64 << 20)
-                .build();
+        this(NettyChannelBuilder.forAddress("127.0.0.1", port));
+    }
+
+    private RawGrpcClient(NettyChannelBuilder builder) {
+        channel = builder.usePlaintext().maxInboundMessageSize(64 << 20).build();
+    }
+
+    /**
+     * A client set up as {@link #setUp()} does, whose stream then reads only the setup's
+     * acknowledgement and nothing after, with HTTP/2's smallest window so the node notices soon.
+     */
+    static RawGrpcClient setUpAndStopReading(int port) {
+        RawGrpcClient c = new RawGrpcClient(
+                NettyChannelBuilder.forAddress("127.0.0.1", port).flowControlWindow(64 << 10));
+        c.readLimit = 1;
+        return c.setUp();
     }
 
     public static Payload payload(String type, String json, Map<String, String> headers) {
@@ -97,7 +114,14 @@ public final class RawGrpcClient implements AutoCloseable {
     /** Opens the bi-stream without setting anything up. */
     StreamObserver<Payload> openStream() {
         ClientCall<Payload, Payload> call = channel.newCall(STREAM, CallOptions.DEFAULT);
-        toServer = ClientCalls.asyncBidiStreamingCall(call, new StreamObserver<>() {
+        toServer = ClientCalls.asyncBidiStreamingCall(call, new ClientResponseObserver<Payload, Payload>() {
+            @Override
+            public void beforeStart(ClientCallStreamObserver<Payload> stream) {
+                if (readLimit >= 0) {
+                    stream.disableAutoRequestWithInitial(readLimit);
+                }
+            }
+
             @Override
             public void onNext(Payload value) {
                 pushed.add(read(value));
