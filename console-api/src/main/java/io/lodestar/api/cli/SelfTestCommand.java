@@ -66,7 +66,8 @@ public final class SelfTestCommand implements Callable<Integer> {
                 ProbeScope.parse("127.0.0.0/8"), // a self-test dials nothing beyond this machine
                 false, // its own throw-away node, on loopback
                 BrowserOrigins.allowing(List.of()),
-                null);
+                null,
+                null); // plain HTTP: the node answers this process only
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {

@@ -5,24 +5,21 @@ import io.lodestar.api.limits.ByteSize;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.api.tls.ServerTls;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -112,6 +109,9 @@ public final class ServerCommand implements Callable<Integer> {
             description = "File holding a token that /metrics then asks for as 'Authorization: Bearer TOKEN'"
                     + " (readable by its owner only, else refused). Without it /metrics is open, as scrapers expect.")
     Path metricsTokenFile;
+
+    @Mixin
+    TlsOptions tls = new TlsOptions();
 
     @Option(
             names = "--auth",
@@ -259,6 +259,12 @@ public final class ServerCommand implements Callable<Integer> {
         if (snapshotSize < 1) {
             throw usage("--snapshot-bytes must be positive, got " + snapshotBytes);
         }
+        ServerTls clientTls;
+        try {
+            clientTls = tls.load();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         return new ServerSettings(
                 host,
                 port,
@@ -277,7 +283,8 @@ public final class ServerCommand implements Callable<Integer> {
                 probeScope,
                 auth == Switch.on,
                 browserOrigins(),
-                metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile));
+                metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile),
+                clientTls);
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */
@@ -314,22 +321,11 @@ public final class ServerCommand implements Callable<Integer> {
 
     /** The trimmed, non-empty text of {@code file}, which must be readable by its owner only. */
     private byte[] ownerOnly(String option, Path file) {
-        String text;
         try {
-            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
-            if (mode.stream()
-                    .anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
-                throw usage(option + ": " + file + " is readable by others (" + PosixFilePermissions.toString(mode)
-                        + "); chmod 600 it");
-            }
-            text = Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw usage(option + ": cannot read " + file + ": " + e.getMessage());
+            return OwnerOnlyFiles.readTrimmed(file);
+        } catch (IllegalArgumentException e) {
+            throw usage(option + ": " + e.getMessage());
         }
-        if (text.isEmpty()) {
-            throw usage(option + ": " + file + " is empty");
-        }
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -109,7 +109,8 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
 
     @Override
     public void transportTerminated(Attributes attrs) {
-        Connection c = attrs.get(CONNECTION);
+        // null when the transport never became ready, e.g. a client whose TLS handshake failed
+        Connection c = attrs == null ? null : attrs.get(CONNECTION);
         if (c != null) {
             close(c, "the client's transport ended");
         }

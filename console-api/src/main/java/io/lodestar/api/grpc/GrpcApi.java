@@ -18,6 +18,7 @@ import io.lodestar.api.limits.Limit;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.RequestChecks;
+import io.lodestar.api.tls.ServerTls;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.service.ConfigService;
@@ -81,9 +82,11 @@ public final class GrpcApi implements AutoCloseable {
 
     /**
      * Starts serving on {@code host:port} (0: any free port), within {@code limits}: a client
-     * connecting while {@link Limit#GRPC_CONNECTIONS} are set up is sent elsewhere.
+     * connecting while {@link Limit#GRPC_CONNECTIONS} are set up is sent elsewhere. TLS only with
+     * {@code tls}, plaintext when it is null.
      */
-    public static GrpcApi start(String host, int port, Limits limits, RequestChecks checks, Services services)
+    public static GrpcApi start(
+            String host, int port, Limits limits, RequestChecks checks, Services services, ServerTls tls)
             throws IOException {
         Connections connections = new Connections(services.metrics(), limits);
         ExecutorService calls = Executors.newCachedThreadPool(GrpcApi::callThread);
@@ -134,8 +137,11 @@ public final class GrpcApi implements AutoCloseable {
                         ServerCalls.asyncBidiStreamingCall(out ->
                                 new BiStream(CALLER.get(), connections, (ServerCallStreamObserver<Payload>) out)))
                 .build();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-                .executor(calls)
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        if (tls != null) {
+            builder.sslContext(tls.forGrpc());
+        }
+        Server server = builder.executor(calls)
                 .addTransportFilter(connections)
                 .intercept(new ServerInterceptor() {
                     @Override

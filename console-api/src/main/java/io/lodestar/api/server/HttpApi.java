@@ -22,6 +22,7 @@ import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.metrics.ScrapeToken;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.request.RequestChecks;
+import io.lodestar.api.tls.ServerTls;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.ConfigRoutes;
 import io.lodestar.api.v1.ConfigTransferRoutes;
@@ -48,7 +49,9 @@ import io.lodestar.naming.service.NamingService;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.server.ConnectionLimit;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -91,18 +94,27 @@ public final class HttpApi {
             Auth auth) {}
 
     /**
-     * The server, not started, listening on {@code host:port} once started. Every request passes
-     * {@code checks} first, whichever way it comes in; {@code /metrics} is served to {@code scrapers}.
+     * The server, not started, listening on {@code host:port} once started: HTTPS only with {@code
+     * tls}, plain HTTP when it is null. Every request passes {@code checks} first, whichever way it
+     * comes in; {@code /metrics} is served to {@code scrapers}.
      */
     public static Javalin create(
-            Services s, RequestChecks checks, String host, int port, Limits limits, ScrapeToken scrapers) {
+            Services s,
+            RequestChecks checks,
+            String host,
+            int port,
+            Limits limits,
+            ScrapeToken scrapers,
+            ServerTls tls) {
         Metrics metrics = s.metrics();
         FastPaths fast = new FastPaths(metrics::record, checks);
         long maxBody = limits.get(Limit.HTTP_BODY_BYTES);
         Javalin app = Javalin.create(config -> {
             config.jetty.addConnector((server, httpConfig) -> {
                 httpConfig.setMinRequestDataRate(limits.get(Limit.HTTP_BODY_MIN_RATE));
-                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+                ServerConnector connector = tls == null
+                        ? new ServerConnector(server, new HttpConnectionFactory(httpConfig))
+                        : new ServerConnector(server, tls.forHttp(), new HttpConnectionFactory(secure(httpConfig)));
                 connector.setHost(host);
                 connector.setPort(port);
                 connector.setAcceptQueueSize(ACCEPT_QUEUE);
@@ -181,6 +193,18 @@ public final class HttpApi {
         NamingV2Routes.install(routes, s.naming());
         AccessRules.requireDeclared(operations(app, fast), routes.typed());
         return app;
+    }
+
+    /** {@code plain} for requests that came over TLS: they are marked secure, with the scheme https. */
+    private static HttpConfiguration secure(HttpConfiguration plain) {
+        HttpConfiguration https = new HttpConfiguration(plain);
+        SecureRequestCustomizer customizer = new SecureRequestCustomizer();
+        // the check refuses a request whose Host the certificate does not name: with one certificate
+        // it protects nothing, and would refuse a client that reaches the node by an unnamed address
+        // while trusting its certificate explicitly (nacos-client trusts any unless told otherwise)
+        customizer.setSniHostCheck(false);
+        https.addCustomizer(customizer);
+        return https;
     }
 
     /** Every operation {@code app} and {@code fast} serve, as {@link io.lodestar.api.auth.AccessRules} names them. */

@@ -37,6 +37,8 @@ import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.service.NamingService;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -235,7 +237,8 @@ public final class LodestarServer implements AutoCloseable {
                         s.grpcPort(),
                         s.limits(),
                         checks,
-                        new GrpcApi.Services(store, configs, listeners, push, naming.service(), metrics));
+                        new GrpcApi.Services(store, configs, listeners, push, naming.service(), metrics),
+                        s.tls());
             } catch (IOException | RuntimeException e) {
                 auth.close();
                 naming.close();
@@ -266,7 +269,7 @@ public final class LodestarServer implements AutoCloseable {
         Javalin http;
         try {
             http = HttpApi.create(
-                    services, checks, s.host(), s.httpPort(), s.limits(), ScrapeToken.of(s.metricsToken()));
+                    services, checks, s.host(), s.httpPort(), s.limits(), ScrapeToken.of(s.metricsToken()), s.tls());
             http.start();
         } catch (RuntimeException e) {
             if (grpc != null) {
@@ -283,19 +286,34 @@ public final class LodestarServer implements AutoCloseable {
         if (grpc != null) {
             metrics.grpcConnections(grpc::connections);
         }
+        boolean tls = s.tls() != null;
         LOG.info(
-                "Lodestar started in {} ms: HTTP http://{}:{}/nacos, gRPC {}, Raft {}:{}, DNS {}, data dir {}, {}, "
+                "Lodestar started in {} ms: HTTP {}://{}:{}/nacos, gRPC {}, Raft {}:{}, DNS {}, data dir {}, {}, "
                         + "health probes to --probe-allow {}",
                 ManagementFactory.getRuntimeMXBean().getUptime(),
+                tls ? "https" : "http",
                 s.host(),
                 s.httpPort(),
-                grpc == null ? "off" : s.host() + ":" + grpc.port(),
+                grpc == null ? "off" : s.host() + ":" + grpc.port() + (tls ? " (tls)" : " (plaintext)"),
                 s.host(),
                 s.raftPort(),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
                 s.dataDir(),
                 s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),
                 s.probeScope());
+        if (tls) {
+            X509Certificate certificate = s.tls().certificate();
+            LOG.info(
+                    "TLS only on the HTTP and gRPC ports (TLS 1.2, 1.3), with the certificate {} valid until {};"
+                            + " DNS and the UDP push to 1.x clients stay plain",
+                    certificate.getSubjectX500Principal(),
+                    certificate.getNotAfter().toInstant());
+            if (certificate.getNotAfter().toInstant().isBefore(Instant.now())) {
+                LOG.warn(
+                        "the TLS certificate expired at {}: clients that check it will refuse to connect",
+                        certificate.getNotAfter().toInstant());
+            }
+        }
         if (!s.auth()) {
             LOG.warn(
                     "client authentication is OFF (--auth off): anyone who reaches {}:{} can read and change every"

@@ -2,6 +2,7 @@ package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
+import io.lodestar.api.tls.ServerTls;
 import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import java.util.List;
  * free port, -1 turns the DNS interface off; DNS answers for {@code dnsNamespaces}. {@code probeScope} bounds the addresses the health
  * checks of persistent instances may connect to; {@code auth} turns client authentication on;
  * {@code browserOrigins} are the web pages that may call the node from a browser;
- * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for. A snapshot is taken every {@code
+ * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for; {@code tls},
+ * when not null, is the certificate and key the HTTP and gRPC ports serve TLS only with. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
  * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
@@ -40,7 +42,8 @@ public record ServerSettings(
         ProbeScope probeScope,
         boolean auth,
         BrowserOrigins browserOrigins,
-        byte[] metricsToken) {
+        byte[] metricsToken,
+        ServerTls tls) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

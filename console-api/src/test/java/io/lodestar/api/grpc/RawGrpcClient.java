@@ -56,11 +56,12 @@ public final class RawGrpcClient implements AutoCloseable {
     private int readLimit = -1;
 
     public RawGrpcClient(int port) {
-        this(NettyChannelBuilder.forAddress("127.0.0.1", port));
+        this(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext());
     }
 
-    private RawGrpcClient(NettyChannelBuilder builder) {
-        channel = builder.usePlaintext().maxInboundMessageSize(64 << 20).build();
+    /** A client on a channel {@code builder} configures (e.g. with TLS). */
+    public RawGrpcClient(NettyChannelBuilder builder) {
+        channel = builder.maxInboundMessageSize(64 << 20).build();
     }
 
     /**
@@ -68,8 +69,9 @@ public final class RawGrpcClient implements AutoCloseable {
      * acknowledgement and nothing after, with HTTP/2's smallest window so the node notices soon.
      */
     static RawGrpcClient setUpAndStopReading(int port) {
-        RawGrpcClient c = new RawGrpcClient(
-                NettyChannelBuilder.forAddress("127.0.0.1", port).flowControlWindow(64 << 10));
+        RawGrpcClient c = new RawGrpcClient(NettyChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext()
+                .flowControlWindow(64 << 10));
         c.readLimit = 1;
         return c.setUp();
     }

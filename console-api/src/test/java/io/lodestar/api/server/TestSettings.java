@@ -2,6 +2,7 @@ package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
+import io.lodestar.api.tls.ServerTls;
 import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
@@ -41,20 +42,26 @@ public final class TestSettings {
                 ProbeScope.parse("127.0.0.0/8"),
                 auth,
                 BrowserOrigins.allowing(List.of()),
+                null,
                 null);
     }
 
     /** {@code s} with {@code /metrics} asking for {@code token}. */
     public static ServerSettings withMetricsToken(ServerSettings s, byte[] token) {
-        return copy(s, s.browserOrigins(), token);
+        return copy(s, s.browserOrigins(), token, s.tls());
     }
 
     /** {@code s} serving browsers from {@code origins}. */
     public static ServerSettings withBrowserOrigins(ServerSettings s, BrowserOrigins origins) {
-        return copy(s, origins, s.metricsToken());
+        return copy(s, origins, s.metricsToken(), s.tls());
     }
 
-    private static ServerSettings copy(ServerSettings s, BrowserOrigins origins, byte[] token) {
+    /** {@code s} serving its HTTP and gRPC ports over TLS only, with {@code tls}. */
+    public static ServerSettings withTls(ServerSettings s, ServerTls tls) {
+        return copy(s, s.browserOrigins(), s.metricsToken(), tls);
+    }
+
+    private static ServerSettings copy(ServerSettings s, BrowserOrigins origins, byte[] token, ServerTls tls) {
         return new ServerSettings(
                 s.host(),
                 s.httpPort(),
@@ -73,6 +80,7 @@ public final class TestSettings {
                 s.probeScope(),
                 s.auth(),
                 origins,
-                token);
+                token,
+                tls);
     }
 }
