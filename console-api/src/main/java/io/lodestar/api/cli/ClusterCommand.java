@@ -1,6 +1,7 @@
 package io.lodestar.api.cli;
 
 import io.lodestar.api.json.Json;
+import io.lodestar.api.tls.ClientTrust;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -38,8 +39,17 @@ final class ClusterCommand {
                 names = "--server",
                 defaultValue = "127.0.0.1:8848",
                 paramLabel = "host:httpPort",
-                description = "Any member's HTTP address (default: ${DEFAULT-VALUE}).")
+                description = "Any member's HTTP address (default: ${DEFAULT-VALUE}), optionally with its scheme"
+                        + " (https://).")
         String server;
+
+        @Option(
+                names = "--tls-ca-file",
+                paramLabel = "PEM",
+                description = "Talk HTTPS to a server started with --tls-cert-file, trusting the certificates in"
+                        + " this PEM file (the CA's that signed the server's, or a self-signed server's own)."
+                        + " For a certificate the JVM trusts already, give --server https://host:httpPort instead.")
+        Path tlsCaFile;
 
         @Option(
                 names = "--username",
@@ -55,16 +65,30 @@ final class ClusterCommand {
                         + " else the environment variable " + PASSWORD_ENV + ". Without either, no login.")
         Path passwordFile;
 
-        private final HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        private HttpClient http; // built by send: the options are not parsed yet when the field is initialised
+
+        /** {@link #server} with its scheme: as given, else https with {@link #tlsCaFile} and http without. */
+        private String base() {
+            if (server.startsWith("https://") || server.startsWith("http://")) {
+                return server;
+            }
+            return (tlsCaFile != null ? "https://" : "http://") + server;
+        }
 
         int send(String method, String path, String address) throws Exception {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + server + path))
-                    .timeout(Duration.ofSeconds(60));
+            try {
+                HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+                http = (tlsCaFile == null ? client : client.sslContext(ClientTrust.trusting(tlsCaFile))).build();
+            } catch (IllegalArgumentException e) {
+                System.err.println("--tls-ca-file: " + e.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
             if (address != null) {
                 String form = "address=" + URLEncoder.encode(address, StandardCharsets.UTF_8);
                 request = method.equals("DELETE")
-                        ? HttpRequest.newBuilder(URI.create("http://" + server + path + "?" + form))
+                        ? HttpRequest.newBuilder(URI.create(base() + path + "?" + form))
                                 .DELETE()
                         : request.header("Content-Type", "application/x-www-form-urlencoded")
                                 .POST(HttpRequest.BodyPublishers.ofString(form));
@@ -99,7 +123,7 @@ final class ClusterCommand {
             String form = "username=" + URLEncoder.encode(username, StandardCharsets.UTF_8) + "&password="
                     + URLEncoder.encode(password, StandardCharsets.UTF_8);
             HttpResponse<String> login = http.send(
-                    HttpRequest.newBuilder(URI.create("http://" + server + "/nacos/v1/auth/users/login"))
+                    HttpRequest.newBuilder(URI.create(base() + "/nacos/v1/auth/users/login"))
                             .timeout(Duration.ofSeconds(30))
                             .header("Content-Type", "application/x-www-form-urlencoded")
                             .POST(HttpRequest.BodyPublishers.ofString(form))

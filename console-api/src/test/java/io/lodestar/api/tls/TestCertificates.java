@@ -10,15 +10,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -51,19 +48,7 @@ public final class TestCertificates {
     }
 
     /** A certificate file, its key file (mode 0600) and the certificate itself. */
-    public record Pem(Path cert, Path key, X509Certificate certificate) {
-        /** A TLS context that trusts this certificate only. */
-        public SSLContext trustingIt() throws GeneralSecurityException, IOException {
-            KeyStore trusted = KeyStore.getInstance("PKCS12");
-            trusted.load(null, null);
-            trusted.setCertificateEntry("test", certificate);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trusted);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, tmf.getTrustManagers(), null);
-            return context;
-        }
-    }
+    public record Pem(Path cert, Path key, X509Certificate certificate) {}
 
     /** Writes {@code name}.crt and {@code name}.key into {@code dir}. */
     public static Pem write(Path dir, String name, KeyForm form) throws Exception {

@@ -11,6 +11,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.lodestar.api.cli.LodestarCommand;
 import io.lodestar.api.grpc.RawGrpcClient;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.TestSettings;
@@ -61,7 +62,7 @@ class TlsServerTest {
         server = LodestarServer.start(
                 TestSettings.withTls(TestSettings.standalone(dir.resolve("data"), httpPort, grpcPort), tls));
         https = HttpClient.newBuilder()
-                .sslContext(pem.trustingIt())
+                .sslContext(ClientTrust.trusting(pem.cert()))
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
         Await.until(
@@ -103,6 +104,47 @@ class TlsServerTest {
     }
 
     @Test
+    void theClusterCommandTalksHttpsTrustingTheGivenCertificate() {
+        String server = "127.0.0.1:" + httpPort;
+        assertEquals(
+                0,
+                LodestarCommand.commandLine()
+                        .execute(
+                                "cluster",
+                                "status",
+                                "--server",
+                                server,
+                                "--tls-ca-file",
+                                pem.cert().toString()));
+        assertEquals(
+                0,
+                LodestarCommand.commandLine()
+                        .execute(
+                                "cluster",
+                                "status",
+                                "--server",
+                                "https://" + server,
+                                "--tls-ca-file",
+                                pem.cert().toString()));
+        assertEquals(1, LodestarCommand.commandLine().execute("cluster", "status", "--server", server), "plain HTTP");
+        assertEquals(
+                1,
+                LodestarCommand.commandLine().execute("cluster", "status", "--server", "https://" + server),
+                "the JVM does not trust the certificate");
+        assertEquals(
+                2,
+                LodestarCommand.commandLine()
+                        .execute(
+                                "cluster",
+                                "status",
+                                "--server",
+                                server,
+                                "--tls-ca-file",
+                                pem.key().toString()),
+                "no certificate in the file");
+    }
+
+    @Test
     void plainHttpToTheHttpsPortGetsNoAnswer() {
         HttpClient plain =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -122,7 +164,7 @@ class TlsServerTest {
             javax.net.ssl.SSLParameters params = new javax.net.ssl.SSLParameters();
             params.setProtocols(new String[] {old});
             HttpClient legacy = HttpClient.newBuilder()
-                    .sslContext(pem.trustingIt())
+                    .sslContext(ClientTrust.trusting(pem.cert()))
                     .sslParameters(params)
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
