@@ -56,7 +56,15 @@ class CliIT {
         Run server = run("server", "--help");
         assertEquals(0, server.exit, server.output);
         for (String option : List.of(
-                "--host", "--port", "--raft-port", "--data-dir", "--peers", "--cluster-secret-file", "--auth")) {
+                "--host",
+                "--port",
+                "--raft-port",
+                "--data-dir",
+                "--peers",
+                "--cluster-secret-file",
+                "--auth",
+                "--tls-cert-file",
+                "--tls-key-file")) {
             assertTrue(server.output.contains(option), option + " in\n" + server.output);
         }
     }

@@ -188,11 +188,17 @@ final class ServerProcess {
 
     /** Waits until the node answers ready (knows a leader, caught up); fails at once if it exited. */
     void awaitReady() {
+        awaitReady(() ->
+                Http.get(httpAddress(), "/nacos/v1/console/health/readiness").status() == 200);
+    }
+
+    /** As {@link #awaitReady()}, asking the node with {@code ready} (e.g. over HTTPS). */
+    void awaitReady(Await.Check ready) {
         Await.until(Duration.ofSeconds(60), httpAddress() + " ready", () -> {
             if (!alive()) {
                 throw new AssertionError("server exited with " + waitExit(Duration.ofSeconds(1)) + ":\n" + logText());
             }
-            return Http.get(httpAddress(), "/nacos/v1/console/health/readiness").status() == 200;
+            return ready.ok();
         });
     }
 

@@ -33,6 +33,13 @@ final class OfficialClients implements AfterEachCallback {
         return naming(withLogin(props(serverAddr, null), username, password));
     }
 
+    /** A naming client with {@code settings} (e.g. its TLS properties) besides the server's address. */
+    NamingService namingWith(String serverAddr, Properties settings) throws NacosException {
+        Properties props = props(serverAddr, null);
+        props.putAll(settings);
+        return naming(props);
+    }
+
     private NamingService naming(Properties props) throws NacosException {
         NamingService n = NacosFactory.createNamingService(props);
         track(n, n::shutDown);
@@ -46,6 +53,13 @@ final class OfficialClients implements AfterEachCallback {
     /** A config client that logs in as {@code username}. */
     ConfigService config(String serverAddr, String username, String password) throws NacosException {
         return config(withLogin(props(serverAddr, null), username, password));
+    }
+
+    /** A config client with {@code settings} (e.g. its TLS properties) besides the server's address. */
+    ConfigService configWith(String serverAddr, Properties settings) throws NacosException {
+        Properties props = props(serverAddr, null);
+        props.putAll(settings);
+        return config(props);
     }
 
     private ConfigService config(Properties props) throws NacosException {
