@@ -5,6 +5,7 @@ import io.lodestar.api.limits.ByteSize;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
+import io.lodestar.api.tls.PeerCertificates;
 import io.lodestar.api.tls.ServerTls;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.naming.dns.DnsNamespaces;
@@ -112,6 +113,9 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Mixin
     TlsOptions tls = new TlsOptions();
+
+    @Mixin
+    PeerTlsOptions peerTls = new PeerTlsOptions();
 
     @Option(
             names = "--auth",
@@ -260,8 +264,10 @@ public final class ServerCommand implements Callable<Integer> {
             throw usage("--snapshot-bytes must be positive, got " + snapshotBytes);
         }
         ServerTls clientTls;
+        PeerCertificates memberTls;
         try {
             clientTls = tls.load();
+            memberTls = peerTls.load();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -284,7 +290,8 @@ public final class ServerCommand implements Callable<Integer> {
                 auth == Switch.on,
                 browserOrigins(),
                 metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile),
-                clientTls);
+                clientTls,
+                memberTls);
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */

@@ -206,7 +206,9 @@ public final class LodestarServer implements AutoCloseable {
                         s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS),
                         s.limits().intValue(Limit.RAFT_UNPROVEN_CONNECTIONS_PER_ADDRESS),
                         RaftPortSettings.DEFAULT.handshakeDeadline(),
-                        null,
+                        s.peerTls() == null
+                                ? null
+                                : s.peerTls().writeKeyStore(s.dataDir().resolve("tls")),
                         name -> refusals.refused(Limit.byKey(name))));
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
@@ -288,7 +290,7 @@ public final class LodestarServer implements AutoCloseable {
         }
         boolean tls = s.tls() != null;
         LOG.info(
-                "Lodestar started in {} ms: HTTP {}://{}:{}/nacos, gRPC {}, Raft {}:{}, DNS {}, data dir {}, {}, "
+                "Lodestar started in {} ms: HTTP {}://{}:{}/nacos, gRPC {}, Raft {}:{}{}, DNS {}, data dir {}, {}, "
                         + "health probes to --probe-allow {}",
                 ManagementFactory.getRuntimeMXBean().getUptime(),
                 tls ? "https" : "http",
@@ -297,6 +299,9 @@ public final class LodestarServer implements AutoCloseable {
                 grpc == null ? "off" : s.host() + ":" + grpc.port() + (tls ? " (tls)" : " (plaintext)"),
                 s.host(),
                 s.raftPort(),
+                s.peerTls() == null
+                        ? " (plaintext, members prove the cluster secret)"
+                        : " (tls" + (s.peerTls().requireMemberCertificates() ? ", mutual)" : ")"),
                 naming.dns() == null ? "off" : s.host() + ":" + naming.dns().port() + " (zone lodestar.)",
                 s.dataDir(),
                 s.peers().isEmpty() ? "standalone" : "cluster " + s.peers(),

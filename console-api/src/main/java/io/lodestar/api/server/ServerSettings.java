@@ -2,6 +2,7 @@ package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
 import io.lodestar.api.limits.Limits;
+import io.lodestar.api.tls.PeerCertificates;
 import io.lodestar.api.tls.ServerTls;
 import io.lodestar.naming.dns.DnsNamespaces;
 import io.lodestar.naming.health.ProbeScope;
@@ -17,7 +18,8 @@ import java.util.List;
  * checks of persistent instances may connect to; {@code auth} turns client authentication on;
  * {@code browserOrigins} are the web pages that may call the node from a browser;
  * {@code metricsToken}, when not null, is the bearer token {@code /metrics} asks for; {@code tls},
- * when not null, is the certificate and key the HTTP and gRPC ports serve TLS only with. A snapshot is taken every {@code
+ * when not null, is the certificate and key the HTTP and gRPC ports serve TLS only with; {@code peerTls}, when
+ * not null, what this member shows and trusts on the Raft port, then TLS only. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
  * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
@@ -43,7 +45,8 @@ public record ServerSettings(
         boolean auth,
         BrowserOrigins browserOrigins,
         byte[] metricsToken,
-        ServerTls tls) {
+        ServerTls tls,
+        PeerCertificates peerTls) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

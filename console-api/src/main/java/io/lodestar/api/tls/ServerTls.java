@@ -93,7 +93,7 @@ public final class ServerTls {
      * Signs with {@code key} and verifies with the certificate's public key: one check for every
      * key type, where comparing the keys' numbers would need one per type.
      */
-    private static void requireKeyOf(X509Certificate certificate, PrivateKey key) {
+    static void requireKeyOf(X509Certificate certificate, PrivateKey key) {
         String algorithm = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";

@@ -69,9 +69,8 @@ public final class RawGrpcClient implements AutoCloseable {
      * acknowledgement and nothing after, with HTTP/2's smallest window so the node notices soon.
      */
     static RawGrpcClient setUpAndStopReading(int port) {
-        RawGrpcClient c = new RawGrpcClient(NettyChannelBuilder.forAddress("127.0.0.1", port)
-                .usePlaintext()
-                .flowControlWindow(64 << 10));
+        RawGrpcClient c = new RawGrpcClient(
+                NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().flowControlWindow(64 << 10));
         c.readLimit = 1;
         return c.setUp();
     }

@@ -43,6 +43,7 @@ public final class TestSettings {
                 auth,
                 BrowserOrigins.allowing(List.of()),
                 null,
+                null,
                 null);
     }
 
@@ -81,6 +82,7 @@ public final class TestSettings {
                 s.auth(),
                 origins,
                 token,
-                tls);
+                tls,
+                s.peerTls());
     }
 }
