@@ -132,8 +132,13 @@ class HealthCheckerTest {
         Await.until("answered 12 probes (alternating)", () -> server.requests() >= 12);
         assertEquals(List.of(), registry.flipNames(), "never two successes in a row");
 
-        server.answer(200);
+        // End the alternation on a failure: its last answer may have been a success, which the
+        // next would make two in a row before anything here counts them.
+        server.answer(500);
+        int switched = server.requests();
+        Await.until("a failure answered after the switch", () -> server.requests() >= switched + 2);
         int before = server.requests();
+        server.answer(200);
         Await.until("flipped healthy", () -> registry.healthy("h"), registry::flipNames);
         assertTrue(server.requests() - before >= 2, "flipped after " + (server.requests() - before) + " successes");
     }
