@@ -16,7 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>Writes may be issued on any node: a follower forwards them to the leader. A write's future
  * completes with the {@link WriteResult} once the command is committed on a majority and applied
  * on this node (so a read on this node sees it), or fails with a {@link
- * io.lodestar.error.InvalidRequestException} (nothing proposed) or a {@link KvException}: {@link NoLeaderException} (no leader within the
+ * io.lodestar.error.InvalidRequestException} (nothing proposed), a {@link
+ * io.lodestar.error.LimitExceededException} naming the limit when a put's {@link
+ * io.lodestar.kv.command.Cap} found its scope full (committed, nothing written), or a {@link
+ * KvException}: {@link NoLeaderException} (no leader within the
  * request timeout, nothing committed), {@link StoreUnavailableException} (refused, nothing
  * committed) or {@link WriteOutcomeUnknownException} (may or may not commit; also when the leader
  * committed a forwarded write that this node could not apply in time, so a read here would miss it). A failed compare is
@@ -53,6 +56,15 @@ public interface KvStore extends AutoCloseable {
      * any value into memory, for counts over keyspaces whose values may be large.
      */
     long count(String keyspace, byte[] prefix, long limit);
+
+    /**
+     * How many of this node's keys of a counted keyspace ({@link io.lodestar.kv.KvStoreConfig#counting})
+     * start with {@code prefix}, read from the store's counters: one read for a prefix that is one
+     * whole scope, one per scope under a shorter one; no key is walked. The prefix must select whole
+     * scopes ({@link io.lodestar.kv.count.CountRules#selectsWholeScopes}): {@link
+     * IllegalArgumentException} otherwise, as for a keyspace that is not counted.
+     */
+    long countedKeys(String keyspace, byte[] prefix);
 
     /**
      * This node's keys that start with {@code prefix} and are at or after {@code startKey}, in key

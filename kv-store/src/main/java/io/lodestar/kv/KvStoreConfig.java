@@ -1,5 +1,6 @@
 package io.lodestar.kv;
 
+import io.lodestar.kv.count.CountRules;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +24,8 @@ import java.util.Set;
  * @param maxValueBytes   largest value accepted
  * @param blockCacheBytes RocksDB block cache bound
  * @param raftPortSettings how the Raft port admits connections that have not proved the cluster secret
+ * @param counting        which keyspaces' keys the store counts, and by which scope; the same on every
+ *                        member (the domains declare them in code)
  */
 public record KvStoreConfig(
         String host,
@@ -40,7 +43,8 @@ public record KvStoreConfig(
         long requestTimeoutMs,
         int maxValueBytes,
         long blockCacheBytes,
-        RaftPortSettings raftPortSettings) {
+        RaftPortSettings raftPortSettings,
+        CountRules counting) {
 
     /**
      * The largest command's values together: above what the domains write at their own limits (a
@@ -81,7 +85,8 @@ public record KvStoreConfig(
                 5000,
                 DEFAULT_MAX_VALUE_BYTES,
                 64L << 20,
-                RaftPortSettings.DEFAULT);
+                RaftPortSettings.DEFAULT,
+                CountRules.NONE);
     }
 
     public String self() {
@@ -105,7 +110,8 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 maxValueBytes,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     public KvStoreConfig withSnapshotIntervalSecs(int secs) {
@@ -125,7 +131,8 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 maxValueBytes,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     /** Snapshot also after {@code entries} entries or {@code bytes} bytes of log since the last snapshot. */
@@ -146,7 +153,8 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 maxValueBytes,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     public KvStoreConfig withDiskReserveBytes(long reserve) {
@@ -166,7 +174,8 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 maxValueBytes,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     public KvStoreConfig withTimeouts(int electionMs, long requestMs) {
@@ -186,7 +195,8 @@ public record KvStoreConfig(
                 requestMs,
                 maxValueBytes,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     public KvStoreConfig withMaxValueBytes(int max) {
@@ -206,7 +216,8 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 max,
                 blockCacheBytes,
-                raftPortSettings);
+                raftPortSettings,
+                counting);
     }
 
     public KvStoreConfig withRaftPortSettings(RaftPortSettings settings) {
@@ -226,6 +237,29 @@ public record KvStoreConfig(
                 requestTimeoutMs,
                 maxValueBytes,
                 blockCacheBytes,
-                settings);
+                settings,
+                counting);
+    }
+
+    /** Counts the keys of the keyspaces {@code rules} name. */
+    public KvStoreConfig withCounting(CountRules rules) {
+        return new KvStoreConfig(
+                host,
+                raftPort,
+                peers,
+                dataDir,
+                clusterSecret,
+                keyspaces,
+                httpAddress,
+                snapshotIntervalSecs,
+                snapshotEntries,
+                snapshotBytes,
+                diskReserveBytes,
+                electionTimeoutMs,
+                requestTimeoutMs,
+                maxValueBytes,
+                blockCacheBytes,
+                raftPortSettings,
+                rules);
     }
 }

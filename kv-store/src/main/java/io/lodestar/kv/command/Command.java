@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The unit of replication: guards and ops applied atomically, as one Raft log entry.
@@ -14,6 +15,9 @@ import java.util.List;
  */
 public final class Command implements Serializable {
     private static final long serialVersionUID = 1L;
+    /** The classes an encoded command may name: the allowlist of every decoder of commands. */
+    public static final Set<Class<?>> CLASSES = Set.of(Command.class, Compare.class, Op.class, Cap.class);
+
     private static final Compare[] NO_COMPARES = new Compare[0];
 
     private final Compare[] compares;

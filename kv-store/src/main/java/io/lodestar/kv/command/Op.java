@@ -7,7 +7,8 @@ import java.util.Arrays;
  * One mutation inside a {@link Command}: a put of a value or a delete of a key in a keyspace.
  *
  * <p>Encoded with Hessian; the kind is a byte, not an enum, so the wire form names no class but
- * this one.
+ * this one (and {@link Cap} when a put carries one). An op encoded before caps existed decodes
+ * without one.
  */
 public final class Op implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -21,16 +22,18 @@ public final class Op implements Serializable {
     private final String keyspace;
     private final byte[] key;
     private final byte[] value;
+    private final Cap cap;
 
-    private Op(byte kind, String keyspace, byte[] key, byte[] value) {
+    private Op(byte kind, String keyspace, byte[] key, byte[] value, Cap cap) {
         this.kind = kind;
         this.keyspace = keyspace;
         this.key = key;
         this.value = value;
+        this.cap = cap;
     }
 
     public static Op put(String keyspace, byte[] key, byte[] value) {
-        return new Op(PUT, keyspace, key, value);
+        return new Op(PUT, keyspace, key, value, null);
     }
 
     /**
@@ -39,11 +42,19 @@ public final class Op implements Serializable {
      * order, identical on every replica. For logs such as config history.
      */
     public static Op putAtRevision(String keyspace, byte[] prefix, byte[] value) {
-        return new Op(PUT_AT_REVISION, keyspace, prefix, value);
+        return new Op(PUT_AT_REVISION, keyspace, prefix, value, null);
     }
 
     public static Op delete(String keyspace, byte[] key) {
-        return new Op(DELETE, keyspace, key, null);
+        return new Op(DELETE, keyspace, key, null, null);
+    }
+
+    /**
+     * This put, refused (with its whole command) if it creates its key in a scope that {@code cap}
+     * says is full; the keyspace must be counted ({@link io.lodestar.kv.count.CountRules}).
+     */
+    public Op withCap(Cap cap) {
+        return new Op(kind, keyspace, key, value, cap);
     }
 
     public byte kind() {
@@ -69,9 +80,14 @@ public final class Op implements Serializable {
         return value;
     }
 
+    /** The bound on the key's scope, or null. */
+    public Cap cap() {
+        return cap;
+    }
+
     @Override
     public String toString() {
         String verb = kind == PUT ? "put " : kind == DELETE ? "delete " : "put-at-revision ";
-        return verb + keyspace + "/" + Arrays.toString(key);
+        return verb + keyspace + "/" + Arrays.toString(key) + (cap == null ? "" : " capped " + cap);
     }
 }

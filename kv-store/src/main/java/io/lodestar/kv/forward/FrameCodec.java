@@ -3,13 +3,12 @@ package io.lodestar.kv.forward;
 import io.lodestar.kv.codec.CodecException;
 import io.lodestar.kv.codec.HessianCodec;
 import io.lodestar.kv.command.Command;
-import io.lodestar.kv.command.Compare;
-import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
 import io.lodestar.kv.raftport.PeerCredentials;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -26,10 +25,15 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class FrameCodec {
     private static final int MAC_LENGTH = 32;
-    private static final HessianCodec CODEC = new HessianCodec(Set.of(
-            ForwardRequest.class, ForwardReply.class, Command.class, Op.class, Compare.class, WriteResult.class));
+    private static final HessianCodec CODEC = new HessianCodec(allowed());
 
     private final SecretKeySpec key;
+
+    private static Set<Class<?>> allowed() {
+        Set<Class<?>> classes = new HashSet<>(Command.CLASSES);
+        classes.addAll(Set.of(ForwardRequest.class, ForwardReply.class, WriteResult.class));
+        return classes;
+    }
 
     FrameCodec(byte[] clusterSecret) {
         this.key = new SecretKeySpec(clusterSecret, "HmacSHA256");

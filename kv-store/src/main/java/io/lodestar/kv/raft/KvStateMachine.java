@@ -13,9 +13,8 @@ import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.codec.HessianCodec;
 import io.lodestar.kv.command.Command;
-import io.lodestar.kv.command.Compare;
-import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.count.CountRules;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeFeed;
 import io.lodestar.kv.rocks.CommandBatch;
@@ -24,7 +23,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,10 +47,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class KvStateMachine extends StateMachineAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
-    static final HessianCodec CODEC = new HessianCodec(Set.of(Command.class, Op.class, Compare.class));
+    static final HessianCodec CODEC = new HessianCodec(Command.CLASSES);
 
     private final KvDirectory directory;
     private final Collection<String> keyspaces;
+    private final CountRules counting;
     private final long blockCacheBytes;
     private final ChangeFeed feed;
     private final Executor completions;
@@ -74,18 +73,20 @@ public final class KvStateMachine extends StateMachineAdapter {
     KvStateMachine(
             KvDirectory directory,
             Collection<String> keyspaces,
+            CountRules counting,
             long blockCacheBytes,
             ChangeFeed feed,
             Executor completions,
             Executor background) {
         this.directory = directory;
         this.keyspaces = List.copyOf(keyspaces);
+        this.counting = counting;
         this.blockCacheBytes = blockCacheBytes;
         this.feed = feed;
         this.completions = completions;
         this.snapshots = new SnapshotFiles(background);
         directory.deleteStale();
-        this.engine = RocksEngine.open(directory.active(), keyspaces, blockCacheBytes);
+        this.engine = RocksEngine.open(directory.active(), keyspaces, counting, blockCacheBytes);
         appliedWaiters.advance(engine.appliedIndex());
     }
 
@@ -149,9 +150,9 @@ public final class KvStateMachine extends StateMachineAdapter {
                 try {
                     // on the leader, the command it was given, not a decode of the entry
                     Command command = closure instanceof ProposeClosure pc ? pc.command() : decode(it.getData());
-                    boolean succeeded = batch.apply(command);
+                    CommandBatch.Outcome outcome = batch.apply(command);
                     if (closure instanceof ProposeClosure pc) {
-                        pc.setResult(new WriteResult(succeeded, batch.revision(), index));
+                        pc.setResult(new WriteResult(outcome.succeeded(), batch.revision(), index, outcome.overCap()));
                         done.add(pc);
                     }
                 } catch (RuntimeException | Error ex) {
@@ -252,7 +253,8 @@ public final class KvStateMachine extends StateMachineAdapter {
                 lastSnapshotIndex = meta.getLastIncludedIndex();
                 bytesSinceSnapshot.set(0);
             }
-            RocksEngine fresh = snapshots.load(engine.appliedIndex(), reader, directory, keyspaces, blockCacheBytes);
+            RocksEngine fresh =
+                    snapshots.load(engine.appliedIndex(), reader, directory, keyspaces, counting, blockCacheBytes);
             if (fresh == null) {
                 return true;
             }

@@ -39,6 +39,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +82,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private volatile MemberDirectory members;
     private volatile RaftClusterAdmin admin;
     private volatile boolean closed;
+    private final CapRefusals capRefusals = new CapRefusals();
 
     private RaftKvStore(KvStoreConfig config) {
         this.config = config;
@@ -97,7 +99,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         Set<String> keyspaces = new HashSet<>(config.keyspaces());
         keyspaces.add(MemberDirectory.KEYSPACE);
         // callers see only their own keyspaces; the store's internal ones are written by the store
-        this.validator = new CommandValidator(config.keyspaces(), config.maxValueBytes());
+        this.validator = new CommandValidator(config.keyspaces(), config.counting(), config.maxValueBytes());
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemon("kv-timer"));
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.deadlines = new Deadlines(
@@ -111,6 +113,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.fsm = new KvStateMachine(
                 new KvDirectory(config.dataDir().resolve("kv")),
                 keyspaces,
+                config.counting(),
                 config.blockCacheBytes(),
                 feed,
                 completions.executor(),
@@ -201,7 +204,16 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         } catch (InvalidRequestException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return completions.relay(router.write(command));
+        return completions.relay(router.write(command).thenCompose(capRefusals::check));
+    }
+
+    /**
+     * Tells {@code listener} the limit's name each time a write made on this node is refused by a
+     * put's {@link io.lodestar.kv.command.Cap}; it runs on the thread completing the write, so it
+     * must be quick.
+     */
+    public void onCapRefused(Consumer<String> listener) {
+        capRefusals.listen(listener);
     }
 
     /** Proposes on this node if it leads; fails with {@link NotLeaderException} otherwise. */
@@ -239,6 +251,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     public long count(String keyspace, byte[] prefix, long limit) {
         validator.checkKeyspace(keyspace);
         return fsm.read(engine -> engine.count(keyspace, prefix, limit));
+    }
+
+    @Override
+    public long countedKeys(String keyspace, byte[] prefix) {
+        validator.checkCounted(keyspace, prefix);
+        return fsm.read(engine -> engine.countedKeys(keyspace, prefix));
     }
 
     @Override

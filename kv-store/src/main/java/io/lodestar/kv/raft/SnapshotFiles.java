@@ -7,6 +7,7 @@ import com.alipay.sofa.jraft.entity.RaftOutter.SnapshotMeta;
 import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotReader;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
+import io.lodestar.kv.count.CountRules;
 import io.lodestar.kv.rocks.RocksEngine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,6 +91,7 @@ final class SnapshotFiles {
             SnapshotReader reader,
             KvDirectory directory,
             Collection<String> keyspaces,
+            CountRules counting,
             long blockCacheBytes) {
         SnapshotMeta meta = reader.load();
         if (meta == null) {
@@ -117,7 +119,7 @@ final class SnapshotFiles {
                 }
             }
             LOG.info("loading snapshot at index {} (local store was at {})", index, localApplied);
-            return RocksEngine.open(generation, keyspaces, blockCacheBytes);
+            return RocksEngine.open(generation, keyspaces, counting, blockCacheBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot install snapshot from " + source + ": " + e.getMessage(), e);
         }

@@ -3,11 +3,11 @@ package io.lodestar.kv.rocks;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.StorageMemory;
+import io.lodestar.kv.count.CountRules;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -24,15 +24,13 @@ import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
-import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
  * The raw storage engine: one RocksDB with a column family per keyspace, plus {@value #META} for
- * the last applied Raft index and the store revision, which are written in the same WriteBatch
- * as the data they describe.
+ * the last applied Raft index and the store revision, and {@link Counters} for the key counts of the
+ * counted keyspaces, all written in the same WriteBatch as the data they describe.
  *
  * <p>Thread-safety: reads may run concurrently with a {@link Batch} commit; batches are committed
  * by one thread (the state machine's). {@link #close()} must not race with anything: the owner
@@ -57,11 +55,12 @@ public final class RocksEngine implements AutoCloseable {
     private final List<ColumnFamilyHandle> allHandles;
     private final Map<String, ColumnFamilyHandle> keyspaces;
     private final ColumnFamilyHandle meta;
+    private final Counters counters;
     private final RocksDB db;
     private volatile long appliedIndex;
     private volatile long revision;
 
-    private RocksEngine(Path dir, Collection<String> keyspaceNames, long blockCacheBytes) {
+    private RocksEngine(Path dir, Collection<String> keyspaceNames, CountRules counting, long blockCacheBytes) {
         this.dir = dir;
         List<AutoCloseable> opened = new ArrayList<>();
         List<ColumnFamilyHandle> allHandlesOrNull = null;
@@ -81,6 +80,7 @@ public final class RocksEngine implements AutoCloseable {
             Set<String> names = new LinkedHashSet<>();
             names.add(new String(RocksDB.DEFAULT_COLUMN_FAMILY));
             names.add(META);
+            names.add(Counters.FAMILY);
             names.addAll(existingColumnFamilies(dir));
             names.addAll(keyspaceNames);
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
@@ -96,6 +96,8 @@ public final class RocksEngine implements AutoCloseable {
                 keyspaces.put(new String(descriptors.get(i).getName()), allHandles.get(i));
             }
             meta = keyspaces.get(META);
+            counters = new Counters(db, keyspaces.remove(Counters.FAMILY), counting);
+            counters.recountIfStale(meta, keyspaces, writeOptions);
             appliedIndex = readLong(APPLIED_INDEX);
             revision = readLong(REVISION);
             resources = opened;
@@ -118,7 +120,15 @@ public final class RocksEngine implements AutoCloseable {
      * A corrupted store fails with a {@link StorageException} whose message names RocksDB's reason.
      */
     public static RocksEngine open(Path dir, Collection<String> keyspaces, long blockCacheBytes) {
-        return new RocksEngine(dir, keyspaces, blockCacheBytes);
+        return open(dir, keyspaces, CountRules.NONE, blockCacheBytes);
+    }
+
+    /**
+     * As {@link #open(Path, Collection, long)}, keeping key counts by {@code counting}; a store counted
+     * by other rules, or by none, is counted from its keys first.
+     */
+    public static RocksEngine open(Path dir, Collection<String> keyspaces, CountRules counting, long blockCacheBytes) {
+        return new RocksEngine(dir, keyspaces, counting, blockCacheBytes);
     }
 
     private static List<String> existingColumnFamilies(Path dir) throws RocksDBException {
@@ -210,25 +220,33 @@ public final class RocksEngine implements AutoCloseable {
     }
 
     private List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit, boolean fillCache) {
-        byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
         List<KvEntry> out = new ArrayList<>();
-        byte[] end = Prefixes.successor(prefix);
-        // The upper bound stops the iterator at the prefix's end: without it a seek past the last
-        // live key of the prefix walks every deleted key after it (thousands after a deregistration
-        // burst) before it finds a live one to compare.
-        try (Slice bound = end == null ? null : new Slice(end);
-                ReadOptions options = new ReadOptions().setFillCache(fillCache);
-                RocksIterator it = db.newIterator(
-                        handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
-            for (it.seek(from); it.isValid() && out.size() < limit; it.next()) {
-                byte[] key = it.key();
-                if (!Prefixes.startsWith(key, prefix)) {
-                    break;
-                }
-                out.add(StoredValue.decode(key, it.value()));
-            }
+        if (limit > 0) {
+            PrefixWalk.walk(db, handle(keyspace), prefix, startKey, fillCache, at -> {
+                out.add(StoredValue.decode(at.key(), at.value()));
+                return out.size() < limit;
+            });
         }
         return out;
+    }
+
+    /** The rules the key counts are kept by. */
+    public CountRules countRules() {
+        return counters.rules();
+    }
+
+    /**
+     * The number of keys of a counted keyspace under {@code prefix}, which selects whole scopes
+     * ({@link CountRules#selectsWholeScopes}), from the counters: no key is walked.
+     */
+    public long countedKeys(String keyspace, byte[] prefix) {
+        handle(keyspace);
+        return counters.under(keyspace, prefix);
+    }
+
+    /** The counter of one scope of a counted keyspace. */
+    long counter(String keyspace, byte[] scope) {
+        return counters.get(keyspace, scope);
     }
 
     /**
@@ -258,19 +276,7 @@ public final class RocksEngine implements AutoCloseable {
     }
 
     private void walkKeys(String keyspace, byte[] prefix, byte[] startKey, java.util.function.Predicate<byte[]> more) {
-        byte[] from = Arrays.compareUnsigned(startKey, prefix) < 0 ? prefix : startKey;
-        byte[] end = Prefixes.successor(prefix);
-        try (Slice bound = end == null ? null : new Slice(end);
-                ReadOptions options = new ReadOptions().setFillCache(false);
-                RocksIterator it = db.newIterator(
-                        handle(keyspace), bound == null ? options : options.setIterateUpperBound(bound))) {
-            for (it.seek(from); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                if (!Prefixes.startsWith(key, prefix) || !more.test(key)) {
-                    break;
-                }
-            }
-        }
+        PrefixWalk.walk(db, handle(keyspace), prefix, startKey, false, at -> more.test(at.key()));
     }
 
     /** A new batch of mutations; nothing is visible until {@link Batch#commit}. */
@@ -351,6 +357,11 @@ public final class RocksEngine implements AutoCloseable {
             } catch (RocksDBException e) {
                 throw new StorageException("batch delete failed: " + e.getMessage(), e);
             }
+        }
+
+        /** Sets the counter of {@code scope}; a scope of no keys keeps no counter. */
+        void putCounter(String keyspace, byte[] scope, long count) {
+            counters.stage(batch, keyspace, scope, count);
         }
 
         /** Remembers the batch's contents so far; {@link #rollbackToMark} returns to them. */

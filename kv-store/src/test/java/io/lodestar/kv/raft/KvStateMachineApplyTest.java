@@ -18,6 +18,7 @@ import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
 import io.lodestar.kv.command.WriteResult;
+import io.lodestar.kv.count.CountRules;
 import io.lodestar.kv.feed.ChangeEvent;
 import io.lodestar.kv.feed.ChangeEvent.Kind;
 import io.lodestar.kv.feed.ChangeFeed;
@@ -513,7 +514,13 @@ class KvStateMachineApplyTest {
 
     private KvStateMachine open(Executor completions) {
         return new KvStateMachine(
-                new KvDirectory(tmp.resolve("kv")), List.of(CONFIG, NAMING), CACHE, feed, completions, Runnable::run);
+                new KvDirectory(tmp.resolve("kv")),
+                List.of(CONFIG, NAMING),
+                CountRules.NONE,
+                CACHE,
+                feed,
+                completions,
+                Runnable::run);
     }
 
     private void shutdown() {

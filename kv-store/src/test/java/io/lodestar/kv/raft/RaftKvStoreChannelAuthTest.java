@@ -135,6 +135,7 @@ class RaftKvStoreChannelAuthTest {
                 c.requestTimeoutMs(),
                 c.maxValueBytes(),
                 c.blockCacheBytes(),
-                c.raftPortSettings());
+                c.raftPortSettings(),
+                c.counting());
     }
 }

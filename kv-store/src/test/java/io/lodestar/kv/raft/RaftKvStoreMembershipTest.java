@@ -103,6 +103,7 @@ class RaftKvStoreMembershipTest {
                 c.requestTimeoutMs(),
                 c.maxValueBytes(),
                 c.blockCacheBytes(),
-                c.raftPortSettings());
+                c.raftPortSettings(),
+                c.counting());
     }
 }

@@ -35,10 +35,14 @@ class CommandBatchTest {
     void aCommandSeesItsPredecessorsAndAllCommitWithTheAppliedIndex() {
         try (RocksEngine engine = open()) {
             try (CommandBatch batch = new CommandBatch(engine)) {
-                assertTrue(batch.apply(Command.put(KS, b("k"), b("v1"))));
+                assertTrue(batch.apply(Command.put(KS, b("k"), b("v1"))).succeeded());
                 // compares against the staged, uncommitted write of the command before
-                assertTrue(batch.apply(Command.putIfRevision(KS, b("k"), b("v2"), 1)));
-                assertFalse(batch.apply(Command.putIfRevision(KS, b("k"), b("v3"), 1)), "a failed compare");
+                assertTrue(batch.apply(Command.putIfRevision(KS, b("k"), b("v2"), 1))
+                        .succeeded());
+                assertFalse(
+                        batch.apply(Command.putIfRevision(KS, b("k"), b("v3"), 1))
+                                .succeeded(),
+                        "a failed compare");
                 assertEquals(2, batch.revision());
                 assertEquals(2, batch.events().size());
                 assertNull(engine.get(KS, b("k")), "nothing is visible before the commit");
@@ -55,7 +59,7 @@ class CommandBatchTest {
     void aCommandThatThrowsLeavesNothingStaged() {
         try (RocksEngine engine = open()) {
             try (CommandBatch batch = new CommandBatch(engine)) {
-                assertTrue(batch.apply(Command.put(KS, b("before"), b("x"))));
+                assertTrue(batch.apply(Command.put(KS, b("before"), b("x"))).succeeded());
                 Command broken = Command.of(
                         List.of(), List.of(Op.put(KS, b("half"), b("x")), Op.put("no-such-keyspace", b("k"), b("x"))));
                 assertThrows(RuntimeException.class, () -> batch.apply(broken));
@@ -72,10 +76,11 @@ class CommandBatchTest {
     void deletingAnAbsentKeyChangesNothing() {
         try (RocksEngine engine = open();
                 CommandBatch batch = new CommandBatch(engine)) {
-            assertTrue(batch.apply(Command.delete(KS, b("absent"))));
+            assertTrue(batch.apply(Command.delete(KS, b("absent"))).succeeded());
             assertEquals(0, batch.revision());
             assertTrue(batch.events().isEmpty());
-            assertTrue(batch.apply(Command.of(List.of(Compare.modRevision(KS, b("absent"), 0)), List.of())));
+            assertTrue(batch.apply(Command.of(List.of(Compare.modRevision(KS, b("absent"), 0)), List.of()))
+                    .succeeded());
         }
     }
 }

@@ -68,6 +68,12 @@ public final class LaggingReplica implements KvStore {
         return Math.min(limit, scan(keyspace, prefix, Integer.MAX_VALUE).size());
     }
 
+    /** The keys this lagging copy holds, as its counters would count them. */
+    @Override
+    public long countedKeys(String keyspace, byte[] prefix) {
+        return scan(keyspace, prefix, Integer.MAX_VALUE).size();
+    }
+
     @Override
     public List<KvEntry> scanFrom(String keyspace, byte[] prefix, byte[] startKey, int limit) {
         return store.scanFrom(keyspace, prefix, startKey, Integer.MAX_VALUE).stream()

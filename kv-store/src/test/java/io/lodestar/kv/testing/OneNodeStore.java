@@ -1,6 +1,7 @@
 package io.lodestar.kv.testing;
 
 import io.lodestar.kv.KvStoreConfig;
+import io.lodestar.kv.count.CountRules;
 import io.lodestar.kv.raft.RaftKvStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,8 +26,24 @@ public final class OneNodeStore {
      * the Raft group's stored configuration names it.
      */
     public static RaftKvStore start(Path dir, int port, Set<String> keyspaces) throws Exception {
+        return start(dir, port, keyspaces, CountRules.NONE);
+    }
+
+    /** As {@link #start(Path, Set)}, counting keys by {@code counting}. */
+    public static RaftKvStore start(Path dir, Set<String> keyspaces, CountRules counting) throws Exception {
+        return start(dir, FreePorts.next(), keyspaces, counting);
+    }
+
+    /** As {@link #start(Path, int, Set)}, counting keys by {@code counting}. */
+    public static RaftKvStore start(Path dir, int port, Set<String> keyspaces, CountRules counting) throws Exception {
         RaftKvStore store = RaftKvStore.start(KvStoreConfig.of(
-                "127.0.0.1", port, List.of(), dir, "one-node-test-secret".getBytes(StandardCharsets.UTF_8), keyspaces));
+                        "127.0.0.1",
+                        port,
+                        List.of(),
+                        dir,
+                        "one-node-test-secret".getBytes(StandardCharsets.UTF_8),
+                        keyspaces)
+                .withCounting(counting));
         try {
             Await.until(
                     READY_WITHIN,
