@@ -1,5 +1,7 @@
 package io.lodestar.config;
 
+import io.lodestar.kv.count.CountRules;
+import java.util.Map;
 import java.util.Set;
 
 /** The store keyspaces the config domain owns. */
@@ -17,6 +19,12 @@ public final class ConfigKeyspaces {
     public static final String CHANGES = "config_changes";
 
     public static final Set<String> ALL = Set.of(CONFIG, BETA, HISTORY, NAMESPACE, CHANGES);
+
+    /**
+     * The keys the store counts for the quotas: configs by namespace (the store key's tenant part),
+     * namespaces all together.
+     */
+    public static final CountRules COUNTED = CountRules.of(Map.of(CONFIG, 1, NAMESPACE, 0));
 
     private ConfigKeyspaces() {}
 }

@@ -5,7 +5,10 @@ import io.lodestar.config.ConfigKeyspaces;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.command.Cap;
 import io.lodestar.kv.command.Command;
+import io.lodestar.kv.command.Compare;
+import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import java.nio.charset.StandardCharsets;
@@ -25,14 +28,16 @@ import java.util.concurrent.CompletableFuture;
  * its field is the Nacos parameter name. Writes complete as {@link KvStore#write} does; reads
  * (including config counts) are this node's replica.
  *
- * <p>Config counts walk the keys of the {@code config} keyspace under the namespace's prefix, never
- * reading a value into memory: the time grows with the number of configs, the heap does not with
- * their size. A per-namespace counter kept by the config writes would make it O(1).
+ * <p>Config counts are the store's counters ({@link ConfigKeyspaces#COUNTED}): one read per
+ * namespace, whatever it holds. A create past {@code maxNamespaces} created namespaces fails with
+ * {@link io.lodestar.error.LimitExceededException} naming {@value #NAMESPACES_LIMIT}.
  */
 public final class NamespaceService {
     public static final String KEYSPACE = ConfigKeyspaces.NAMESPACE;
     /** Reserved: Nacos 2.x clients and scripts use it as another name of the public namespace. */
     public static final String PUBLIC_ALIAS = "public";
+    /** The quota on created namespaces, as an operator sets it and a refusal names it. */
+    public static final String NAMESPACES_LIMIT = "quota.namespaces";
 
     static final int MAX_ID = 128;
     static final int MAX_NAME = 128;
@@ -42,16 +47,25 @@ public final class NamespaceService {
 
     private final KvStore store;
     private final ReadModifyWrite updates;
+    private final Cap quota;
 
+    /** Without a quota on namespaces (as many as a long counts). */
     public NamespaceService(KvStore store) {
+        this(store, Long.MAX_VALUE);
+    }
+
+    /** The store must count {@link ConfigKeyspaces#COUNTED}. */
+    public NamespaceService(KvStore store, long maxNamespaces) {
         this.store = store;
         this.updates = new ReadModifyWrite(store, UPDATE_ATTEMPTS);
+        this.quota = Cap.of(NAMESPACES_LIMIT, maxNamespaces, "there is no room for another namespace");
     }
 
     /**
      * Creates the namespace {@code id} (a random UUID when null or blank; trimmed otherwise). Completes
      * with true once durable, or false, writing nothing, when the id already exists (decided by the
-     * leader at apply time, so of two concurrent creates exactly one wins).
+     * leader at apply time, so of two concurrent creates exactly one wins); fails with {@link
+     * io.lodestar.error.LimitExceededException}, writing nothing, when the quota is reached.
      */
     public CompletableFuture<Boolean> create(String id, String name, String desc) {
         String nsId = id == null || id.isBlank() ? UUID.randomUUID().toString() : id.trim();
@@ -60,7 +74,10 @@ public final class NamespaceService {
         checkDesc(desc);
         long now = System.currentTimeMillis();
         byte[] value = NamespaceCodec.encode(new Namespace(nsId, name, desc, now, now));
-        return store.write(Command.putIfRevision(KEYSPACE, key(nsId), value, 0)).thenApply(r -> r.succeeded());
+        Command create = Command.of(
+                List.of(Compare.modRevision(KEYSPACE, key(nsId), 0)),
+                List.of(Op.put(KEYSPACE, key(nsId), value).withCap(quota)));
+        return store.write(create).thenApply(r -> r.succeeded());
     }
 
     /** True if a namespace with this id was created (the public namespace is not: false for a blank id). */
@@ -71,10 +88,10 @@ public final class NamespaceService {
     /** The namespace with its config count; the public one for a blank or null id; null if unknown. */
     public NamespaceUsage get(String id) {
         if (isPublic(id)) {
-            return new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Long.MAX_VALUE));
+            return new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID));
         }
         Namespace ns = read(id);
-        return ns == null ? null : new NamespaceUsage(ns, countConfigs(ns.id(), Long.MAX_VALUE));
+        return ns == null ? null : new NamespaceUsage(ns, countConfigs(ns.id()));
     }
 
     /** The public namespace first, then the created ones in creation order, each with its config count. */
@@ -85,9 +102,9 @@ public final class NamespaceService {
         }
         created.sort(Comparator.comparingLong(Namespace::createTime).thenComparing(Namespace::id));
         List<NamespaceUsage> out = new ArrayList<>(created.size() + 1);
-        out.add(new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID, Long.MAX_VALUE)));
+        out.add(new NamespaceUsage(Namespace.PUBLIC, countConfigs(Namespace.PUBLIC_ID)));
         for (Namespace ns : created) {
-            out.add(new NamespaceUsage(ns, countConfigs(ns.id(), Long.MAX_VALUE)));
+            out.add(new NamespaceUsage(ns, countConfigs(ns.id())));
         }
         return out;
     }
@@ -146,9 +163,9 @@ public final class NamespaceService {
             if (store.get(KEYSPACE, key(id)) == null) {
                 return CompletableFuture.completedFuture(true);
             }
-            if (countConfigs(id, 1) > 0) {
-                return CompletableFuture.failedFuture(
-                        new NamespaceNotEmptyException(id, countConfigs(id, Long.MAX_VALUE)));
+            long configs = countConfigs(id);
+            if (configs > 0) {
+                return CompletableFuture.failedFuture(new NamespaceNotEmptyException(id, configs));
             }
             return store.write(Command.delete(KEYSPACE, key(id))).thenApply(r -> true);
         });
@@ -159,8 +176,8 @@ public final class NamespaceService {
         return e == null ? null : NamespaceCodec.decode(id, e.value());
     }
 
-    private long countConfigs(String id, long limit) {
-        return store.count(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id), limit);
+    private long countConfigs(String id) {
+        return store.countedKeys(ConfigKeyspaces.CONFIG, ConfigKey.tenantPrefix(id));
     }
 
     private static boolean isPublic(String id) {

@@ -15,6 +15,7 @@ import io.lodestar.config.history.HistoryEntry;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.kv.KvEntry;
 import io.lodestar.kv.KvStore;
+import io.lodestar.kv.command.Cap;
 import io.lodestar.kv.command.Command;
 import io.lodestar.kv.command.Compare;
 import io.lodestar.kv.command.Op;
@@ -39,6 +40,9 @@ import java.util.concurrent.CompletableFuture;
 public final class ConfigService {
     public static final String KEYSPACE = ConfigKeyspaces.CONFIG;
     public static final int DEFAULT_MAX_CONTENT_BYTES = 10 << 20;
+    /** The quota on the configs of one namespace, as an operator sets it and a refusal names it. */
+    public static final String CONFIGS_PER_NAMESPACE_LIMIT = "quota.configs-per-namespace";
+
     private static final String WHAT = "the config";
 
     private final KvStore store;
@@ -47,13 +51,26 @@ public final class ConfigService {
     private final ReadModifyWrite casWrites;
 
     private final int maxContentBytes;
+    private final long maxConfigsPerNamespace;
     private final ConfigHistory history;
 
+    /** Without a quota on the configs of a namespace (as many as a long counts). */
     public ConfigService(KvStore store, int maxContentBytes) {
+        this(store, maxContentBytes, Long.MAX_VALUE);
+    }
+
+    /**
+     * A publish that would create a config in a namespace already holding {@code
+     * maxConfigsPerNamespace} fails with {@link io.lodestar.error.LimitExceededException} naming
+     * {@value #CONFIGS_PER_NAMESPACE_LIMIT}, writing nothing; replacing a config never does. The
+     * store must count {@link ConfigKeyspaces#COUNTED}.
+     */
+    public ConfigService(KvStore store, int maxContentBytes, long maxConfigsPerNamespace) {
         this.store = store;
         this.writes = new ReadModifyWrite(store);
         this.casWrites = new ReadModifyWrite(store, 1);
         this.maxContentBytes = maxContentBytes;
+        this.maxConfigsPerNamespace = maxConfigsPerNamespace;
         this.history = new ConfigHistory(store);
     }
 
@@ -74,14 +91,25 @@ public final class ConfigService {
     public CompletableFuture<Long> publish(PublishRequest request, String casMd5) {
         String md5 = checkedMd5(request.content());
         if (casMd5 == null) {
-            return writes.run(WHAT, () -> publishAttempt(request, md5, null));
+            return writes.run(WHAT, () -> publishAttempt(request, md5, null, 1));
         }
         // the compare is an answer about committed state: a lagging replica's own copy may be older
         // than the md5 the client saw, so catch up first (ReadIndex; fails when no leader answers)
         return store.linearizable()
                 .thenCompose(v -> casWrites.run(
-                        () -> publishAttempt(request, md5, casMd5),
+                        () -> publishAttempt(request, md5, casMd5, 1),
                         () -> CompletableFuture.failedFuture(casConflict())));
+    }
+
+    /**
+     * As {@link #publish(PublishRequest)}, for the first of {@code newConfigs} configs a caller is
+     * about to create in the request's namespace one after the other (an import): if this publish
+     * creates its config, it is refused unless the namespace has room for all of them, so a batch
+     * that cannot fit is refused before any of it is written.
+     */
+    public CompletableFuture<Long> publishFirstOf(PublishRequest request, long newConfigs) {
+        String md5 = checkedMd5(request.content());
+        return writes.run(WHAT, () -> publishAttempt(request, md5, null, newConfigs));
     }
 
     private static ConfigConflictException casConflict() {
@@ -103,7 +131,7 @@ public final class ConfigService {
         return ContentMd5.of(bytes);
     }
 
-    private Step<Long> publishAttempt(PublishRequest request, String md5, String casMd5) {
+    private Step<Long> publishAttempt(PublishRequest request, String md5, String casMd5, long room) {
         ConfigKey key = request.key();
         KvEntry existing = store.get(KEYSPACE, key.storeKey());
         Config current = decode(key, existing);
@@ -136,7 +164,7 @@ public final class ConfigService {
         Command command = Command.of(
                 List.of(guard(key, existing)),
                 List.of(
-                        Op.put(KEYSPACE, key.storeKey(), value),
+                        Op.put(KEYSPACE, key.storeKey(), value).withCap(quota(key, room)),
                         ConfigHistory.append(change),
                         ConfigChangeLog.appendPut(key, md5)));
         return Step.proposeForRevision(command);
@@ -335,9 +363,20 @@ public final class ConfigService {
         Command command = Command.of(
                 List.of(guard(key, existing), betaGuard(key, betaEntry)),
                 List.of(
-                        Op.put(KEYSPACE, key.storeKey(), value), Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
-                        ConfigHistory.append(change), ConfigChangeLog.appendPut(key, beta.md5())));
+                        Op.put(KEYSPACE, key.storeKey(), value).withCap(quota(key, 1)),
+                        Op.delete(ConfigKeyspaces.BETA, key.storeKey()),
+                        ConfigHistory.append(change),
+                        ConfigChangeLog.appendPut(key, beta.md5())));
         return Step.proposeForRevision(command);
+    }
+
+    /** The configs quota of the key's namespace, for a put that needs room for {@code room} new configs. */
+    private Cap quota(ConfigKey key, long room) {
+        String namespace = key.tenant().isEmpty() ? "public" : key.tenant();
+        String what = room == 1
+                ? "namespace '" + namespace + "' has no room for another config"
+                : "namespace '" + namespace + "' has no room for " + room + " more configs";
+        return Cap.of(CONFIGS_PER_NAMESPACE_LIMIT, maxConfigsPerNamespace, what).withRoom(room);
     }
 
     private static Compare betaGuard(ConfigKey key, KvEntry existing) {

@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
  *
  * <p>An import reads and checks the whole archive first ({@link ConfigArchive#read}); only then
  * does it publish, one config after the other, each through {@link ConfigService#publish} (so each
- * has its history entry). A failure while publishing (no leader, a write of unknown outcome) fails
- * the import: the configs published before it stay published, and the import can be run again.
- * Exports and conflict checks read this node's replica.
+ * has its history entry). The first config it creates goes first, and asks the namespace's configs
+ * quota for room for every config the import creates ({@link ConfigService#publishFirstOf}): an
+ * import that cannot fit is refused whole, nothing written. A failure while publishing (no leader,
+ * a write of unknown outcome, or configs published into the namespace meanwhile that took the room)
+ * fails the import: the configs published before it stay published, and the import can be run
+ * again. Exports and conflict checks read this node's replica.
  */
 public final class ConfigTransfer {
     /** Nacos's ConfigType values: a v1 import takes its type from the dataId's extension when it is one. */
@@ -124,6 +127,7 @@ public final class ConfigTransfer {
     private CompletableFuture<ImportResult> importInto(
             String tenant, ConfigArchive.Contents contents, ImportPolicy policy, String srcIp, String srcUser) {
         List<PublishRequest> toPublish = new ArrayList<>();
+        int creating = 0;
         List<ImportResult.Ref> fail = new ArrayList<>();
         List<ImportResult.Ref> skip = new ArrayList<>();
         for (ArchivedConfig a : contents.configs()) {
@@ -135,7 +139,7 @@ public final class ConfigTransfer {
             } else if (exists && policy == ImportPolicy.SKIP) {
                 skip.add(ref);
             } else {
-                toPublish.add(new PublishRequest(
+                PublishRequest request = new PublishRequest(
                         key,
                         a.content(),
                         a.type() != null ? a.type() : typeOf(a.dataId()),
@@ -143,7 +147,12 @@ public final class ConfigTransfer {
                         a.desc(),
                         null,
                         srcIp,
-                        srcUser));
+                        srcUser);
+                if (exists) {
+                    toPublish.add(request);
+                } else {
+                    toPublish.add(creating++, request); // the configs it creates first, the first asking for room
+                }
             }
         }
         if (!fail.isEmpty()) {
@@ -155,8 +164,11 @@ public final class ConfigTransfer {
                     new ImportResult(0, notWritten.size(), fail, notWritten, contents.unrecognized()));
         }
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (PublishRequest r : toPublish) {
-            chain = chain.thenCompose(v -> configs.publish(r).thenApply(rev -> null));
+        for (int i = 0; i < toPublish.size(); i++) {
+            PublishRequest r = toPublish.get(i);
+            long room = i == 0 ? creating : 1;
+            chain = chain.thenCompose(
+                    v -> (room > 1 ? configs.publishFirstOf(r, room) : configs.publish(r)).thenApply(rev -> null));
         }
         return chain.thenApply(
                 v -> new ImportResult(toPublish.size(), skip.size(), List.of(), skip, contents.unrecognized()));

@@ -34,7 +34,7 @@ class HistoryPagingTest {
 
     @BeforeAll
     static void publish() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         for (int i = 1; i <= VERSIONS; i++) {
             revisions.add(configs.publish(new PublishRequest(KEY, "v" + i, null, null, null, null, null, null))

@@ -34,7 +34,7 @@ class HistoryRetentionTest {
 
     @BeforeEach
     void startStore() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }
 

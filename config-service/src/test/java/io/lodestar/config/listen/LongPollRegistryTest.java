@@ -47,7 +47,7 @@ class LongPollRegistryTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }
 

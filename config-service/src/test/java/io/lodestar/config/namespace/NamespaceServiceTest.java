@@ -40,7 +40,7 @@ class NamespaceServiceTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         namespaces = new NamespaceService(store);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }

@@ -38,7 +38,7 @@ class ChangeLogRetentionTest {
 
     @BeforeEach
     void start() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         log = new ConfigChangeLog(store);
     }

@@ -35,7 +35,7 @@ class ConfigSearchTest {
 
     @BeforeAll
     static void fill() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
         List<CompletableFuture<Long>> writes = new ArrayList<>();
         for (int i = 0; i < CONFIGS; i++) {

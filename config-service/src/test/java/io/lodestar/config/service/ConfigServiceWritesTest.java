@@ -40,7 +40,7 @@ class ConfigServiceWritesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
     }
 

@@ -34,7 +34,7 @@ class ConfigSizeLimitTest {
 
     @BeforeEach
     void start() throws Exception {
-        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL);
+        store = OneNodeStore.start(dir, ConfigKeyspaces.ALL, ConfigKeyspaces.COUNTED);
         configs = new ConfigService(store, LIMIT);
     }
 

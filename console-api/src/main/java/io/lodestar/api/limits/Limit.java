@@ -1,12 +1,15 @@
 package io.lodestar.api.limits;
 
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.namespace.NamespaceService;
+import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.RaftPortSettings;
 
 /**
  * Every limit a node enforces on its clients, in one place: the name an operator sets it by
  * ({@code --limit NAME=VALUE}), its default, and what a client meets past it. docs/limits.md
- * explains each; a test keeps that page and this list the same.
+ * explains each; a test keeps that page and this list the same. The {@code quota.*} limits bound
+ * what the cluster stores; give every member the same values (the leader's decide).
  */
 public enum Limit {
     HTTP_CONNECTIONS("http.connections", 10_000, false, "open HTTP connections; further ones wait in the accept queue"),
@@ -100,7 +103,17 @@ public enum Limit {
             LongPollRegistry.HELD_PER_ADDRESS_LIMIT,
             4_000,
             false,
-            "config long-polls held for one client address; a further one is answered 429");
+            "config long-polls held for one client address; a further one is answered 429"),
+    QUOTA_CONFIGS_PER_NAMESPACE(
+            ConfigService.CONFIGS_PER_NAMESPACE_LIMIT,
+            100_000,
+            false,
+            "configs in one namespace; publishing a new one past it is refused, replacing one never is (0: no limit)"),
+    QUOTA_NAMESPACES(
+            NamespaceService.NAMESPACES_LIMIT,
+            1_000,
+            false,
+            "namespaces created (the public one not counted); creating one past it is refused (0: no limit)");
 
     private final String key;
     private final long defaultValue;

@@ -66,6 +66,12 @@ public final class Limits {
         return (int) Math.min(Integer.MAX_VALUE, values.get(limit));
     }
 
+    /** The value of a quota, where 0 means none: as many as a long counts. */
+    public long quota(Limit limit) {
+        long value = values.get(limit);
+        return value == 0 ? Long.MAX_VALUE : value;
+    }
+
     /** A copy with one limit changed, for tests and embedding. */
     public Limits with(Limit limit, long value) {
         Map<Limit, Long> copy = new EnumMap<>(values);

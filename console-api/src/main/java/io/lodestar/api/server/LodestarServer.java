@@ -209,13 +209,16 @@ public final class LodestarServer implements AutoCloseable {
                         s.peerTls() == null
                                 ? null
                                 : s.peerTls().writeKeyStore(s.dataDir().resolve("tls")),
-                        name -> refusals.refused(Limit.byKey(name))));
+                        name -> refusals.refused(Limit.byKey(name))))
+                .withCounting(ConfigKeyspaces.COUNTED);
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
         checks.add(s.browserOrigins()); // first: a page's request is refused before any token is looked at
         checks.add(auth.check());
-        ConfigService configs = new ConfigService(store, ConfigService.DEFAULT_MAX_CONTENT_BYTES);
-        NamespaceService namespaces = new NamespaceService(store);
+        ConfigService configs = new ConfigService(
+                store, ConfigService.DEFAULT_MAX_CONTENT_BYTES, s.limits().quota(Limit.QUOTA_CONFIGS_PER_NAMESPACE));
+        NamespaceService namespaces = new NamespaceService(store, s.limits().quota(Limit.QUOTA_NAMESPACES));
+        store.onCapRefused(name -> refusals.refused(Limit.byKey(name)));
         LongPollRegistry listeners = new LongPollRegistry(
                 store,
                 configs,

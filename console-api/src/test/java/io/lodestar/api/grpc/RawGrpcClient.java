@@ -86,7 +86,7 @@ public final class RawGrpcClient implements AutoCloseable {
     }
 
     /** Sends one unary request and returns the answer. */
-    Message request(String type, String json) {
+    public Message request(String type, String json) {
         return request(payload(type, json, Map.of()));
     }
 
