@@ -24,6 +24,14 @@ public final class LimitExceededException extends LodestarException {
                 ErrorKind.TOO_MANY, limit, what + ": the limit " + limit + " (" + allowed + ") is reached");
     }
 
+    /**
+     * A {@link #tooMany} refusal another member made, worded as it worded it: for refusals carried
+     * between members ({@code message} is the refusal's {@link #getMessage()}).
+     */
+    public static LimitExceededException relayedTooMany(String limit, String message) {
+        return new LimitExceededException(ErrorKind.TOO_MANY, limit, message);
+    }
+
     /** The limit's name. */
     public String limit() {
         return subject();

@@ -1,5 +1,7 @@
 package io.lodestar.naming;
 
+import io.lodestar.kv.count.CountRules;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +24,12 @@ public final class NamingKeyspaces {
     public static final String INSTANCE = "naming_instance";
 
     public static final Set<String> ALL = Set.of(SERVICE, INSTANCE);
+
+    /**
+     * The keys the store counts for the quotas: service definitions by namespace, persistent
+     * instances by service (their keys' first one and three parts).
+     */
+    public static final CountRules COUNTED = CountRules.of(Map.of(SERVICE, 1, INSTANCE, 3));
 
     private NamingKeyspaces() {}
 }

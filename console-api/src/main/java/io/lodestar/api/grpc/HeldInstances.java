@@ -1,6 +1,8 @@
 package io.lodestar.api.grpc;
 
+import io.lodestar.error.Failures;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.naming.SmallSets;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
@@ -70,8 +72,10 @@ final class HeldInstances {
      * and connection); the one it replaces is let go of.
      */
     CompletableFuture<Void> register(Connection connection, ServiceKey service, Instance instance) {
-        Map<InstanceAddress, Instance> replaced = hold(holder(connection), service, List.of(instance));
-        return naming.registerHeld(service, instance).thenCompose(v -> releaseAll(service, replaced.values()));
+        Holder holder = holder(connection);
+        Map<InstanceAddress, Instance> replaced = hold(holder, service, List.of(instance));
+        return unholdIfRefused(holder, service, instance, naming.registerHeld(service, instance))
+                .thenCompose(v -> releaseAll(service, replaced.values()));
     }
 
     /**
@@ -84,12 +88,32 @@ final class HeldInstances {
                 : CompletableFuture.completedFuture(null);
     }
 
-    /** The connection's instances of the service become exactly {@code instances}; the others are let go of. */
+    /**
+     * The connection's instances of the service become exactly {@code instances}; the others are let
+     * go of. A batch that would pass an ephemeral quota is refused whole, before anything is held
+     * or written.
+     */
     CompletableFuture<Void> registerAll(Connection connection, ServiceKey service, List<Instance> instances) {
-        Map<InstanceAddress, Instance> dropped = hold(holder(connection), service, instances);
-        CompletableFuture<?>[] registered =
-                instances.stream().map(i -> naming.registerHeld(service, i)).toArray(CompletableFuture[]::new);
+        naming.checkEphemeralRoom(service, instances);
+        Holder holder = holder(connection);
+        Map<InstanceAddress, Instance> dropped = hold(holder, service, instances);
+        CompletableFuture<?>[] registered = instances.stream()
+                .map(i -> unholdIfRefused(holder, service, i, naming.registerHeld(service, i)))
+                .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(registered).thenCompose(v -> releaseAll(service, dropped.values()));
+    }
+
+    /**
+     * {@code registered}, having forgotten the hold if a quota refused it: the client was told no,
+     * so the reconcile pass must not register it behind its back.
+     */
+    private CompletableFuture<Void> unholdIfRefused(
+            Holder holder, ServiceKey service, Instance instance, CompletableFuture<Void> registered) {
+        return registered.whenComplete((v, e) -> {
+            if (Failures.cause(e) instanceof LimitExceededException) {
+                release(holder, service, instance.address()); // refused: nothing of it to let go of
+            }
+        });
     }
 
     /** Lets go of those of {@code instances} this connection holds. */

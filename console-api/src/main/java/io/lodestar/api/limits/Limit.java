@@ -4,6 +4,7 @@ import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.RaftPortSettings;
+import io.lodestar.naming.NamingQuotas;
 
 /**
  * Every limit a node enforces on its clients, in one place: the name an operator sets it by
@@ -113,7 +114,30 @@ public enum Limit {
             NamespaceService.NAMESPACES_LIMIT,
             1_000,
             false,
-            "namespaces created (the public one not counted); creating one past it is refused (0: no limit)");
+            "namespaces created (the public one not counted); creating one past it is refused (0: no limit)"),
+    QUOTA_SERVICES_PER_NAMESPACE(
+            NamingQuotas.SERVICES_PER_NAMESPACE_LIMIT,
+            100_000,
+            false,
+            "stored service definitions in one namespace; a service or persistent registration past it is refused"
+                    + " (0: no limit)"),
+    QUOTA_INSTANCES_PER_SERVICE(
+            NamingQuotas.INSTANCES_PER_SERVICE_LIMIT,
+            10_000,
+            false,
+            "persistent instances of one service; registering a new one past it is refused (0: no limit)"),
+    QUOTA_EPHEMERAL_INSTANCES_PER_SERVICE(
+            NamingQuotas.EPHEMERAL_PER_SERVICE_LIMIT,
+            10_000,
+            false,
+            "ephemeral instances of one service, counted by its owner; registering a new one past it is refused"
+                    + " (0: no limit)"),
+    QUOTA_EPHEMERAL_INSTANCES(
+            NamingQuotas.EPHEMERAL_INSTANCES_LIMIT,
+            1_000_000,
+            false,
+            "ephemeral instances a node holds, every service's; registering a new one past it is refused"
+                    + " (0: no limit)");
 
     private final String key;
     private final long defaultValue;

@@ -30,10 +30,12 @@ import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingQuotas;
 import io.lodestar.naming.dns.DnsServer;
 import io.lodestar.naming.dns.DnsServerSettings;
 import io.lodestar.naming.dns.RegistryDnsSource;
 import io.lodestar.naming.health.PersistentHealthChecks;
+import io.lodestar.naming.service.NamingOptions;
 import io.lodestar.naming.service.NamingService;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -79,7 +81,14 @@ public final class LodestarServer implements AutoCloseable {
             DnsServer dns,
             PersistentHealthChecks health) {
         static Naming start(RaftKvStore store, ServerSettings s, LimitRefusals refusals) {
-            NamingService naming = new NamingService(store);
+            NamingQuotas quotas = new NamingQuotas(
+                    s.limits().quota(Limit.QUOTA_SERVICES_PER_NAMESPACE),
+                    s.limits().quota(Limit.QUOTA_INSTANCES_PER_SERVICE),
+                    s.limits().quota(Limit.QUOTA_EPHEMERAL_INSTANCES_PER_SERVICE),
+                    s.limits().quota(Limit.QUOTA_EPHEMERAL_INSTANCES),
+                    name -> refusals.refused(Limit.byKey(name)));
+            NamingService naming =
+                    new NamingService(store, NamingOptions.DEFAULT.withQuotas(quotas), java.time.Clock.systemUTC());
             UdpPusher udp;
             try {
                 udp = UdpPusher.start(
@@ -210,7 +219,7 @@ public final class LodestarServer implements AutoCloseable {
                                 ? null
                                 : s.peerTls().writeKeyStore(s.dataDir().resolve("tls")),
                         name -> refusals.refused(Limit.byKey(name))))
-                .withCounting(ConfigKeyspaces.COUNTED);
+                .withCounting(ConfigKeyspaces.COUNTED.and(NamingKeyspaces.COUNTED));
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
         checks.add(s.browserOrigins()); // first: a page's request is refused before any token is looked at

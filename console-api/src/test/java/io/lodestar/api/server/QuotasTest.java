@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QuotasTest {
     private static final int CONFIGS = 2;
+    private static final int INSTANCES = 2;
 
     @TempDir
     static Path dir;
@@ -47,7 +48,10 @@ class QuotasTest {
     void start() {
         port = FreePorts.next();
         grpcPort = FreePorts.next();
-        Limits limits = Limits.defaults().with(Limit.QUOTA_CONFIGS_PER_NAMESPACE, CONFIGS);
+        Limits limits = Limits.defaults()
+                .with(Limit.QUOTA_CONFIGS_PER_NAMESPACE, CONFIGS)
+                .with(Limit.QUOTA_INSTANCES_PER_SERVICE, INSTANCES)
+                .with(Limit.QUOTA_EPHEMERAL_INSTANCES_PER_SERVICE, 1);
         server = LodestarServer.start(TestSettings.standalone(dir, port, grpcPort, false, limits));
         Await.until(
                 "ready",
@@ -128,5 +132,68 @@ class QuotasTest {
                 send("DELETE", "/nacos/v1/cs/configs?tenant=dev&group=G&dataId=c1", null)
                         .statusCode());
         assertEquals(200, publish("dev", "one-more").statusCode(), "a delete frees room");
+    }
+
+    private HttpResponse<String> registerPersistent(String service, String ip) throws Exception {
+        return send(
+                "POST", "/nacos/v1/ns/instance", "serviceName=" + service + "&ip=" + ip + "&port=80&ephemeral=false");
+    }
+
+    private String hosts(String service) throws Exception {
+        return send("GET", "/nacos/v1/ns/instance/list?serviceName=" + service, null)
+                .body();
+    }
+
+    private static RawGrpcClient.Message registerOver(RawGrpcClient c, String service, String ip) {
+        return c.request(
+                "InstanceRequest",
+                "{\"serviceName\":\"" + service + "\",\"type\":\"registerInstance\"," + "\"instance\":{\"ip\":\"" + ip
+                        + "\",\"port\":80}}");
+    }
+
+    @Test
+    void aPersistentInstancePastTheQuotaIsAnswered429NamingIt() throws Exception {
+        String limit = Limit.QUOTA_INSTANCES_PER_SERVICE.key();
+        for (int i = 1; i <= INSTANCES; i++) {
+            assertEquals(200, registerPersistent("orders", "10.0.0." + i).statusCode());
+        }
+        long before = refusals(limit);
+
+        HttpResponse<String> refused = registerPersistent("orders", "10.0.0.9");
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains(limit + " (" + INSTANCES + ")"), refused.body());
+        assertTrue(!hosts("orders").contains("10.0.0.9"), "nothing written");
+        assertEquals(before + 1, refusals(limit));
+
+        assertEquals(200, registerPersistent("orders", "10.0.0.1").statusCode(), "the same address again");
+        assertEquals(200, registerPersistent("stock", "10.0.0.9").statusCode(), "another service has its own room");
+    }
+
+    @Test
+    void anEphemeralInstancePastTheQuotaIsRefusedOverGrpcAndABatchWhole() throws Exception {
+        String limit = Limit.QUOTA_EPHEMERAL_INSTANCES_PER_SERVICE.key();
+        try (RawGrpcClient first = new RawGrpcClient(grpcPort).setUp();
+                RawGrpcClient second = new RawGrpcClient(grpcPort).setUp()) {
+            assertNotNull(first.awaitPushed("SetupAckRequest", 5));
+            assertNotNull(second.awaitPushed("SetupAckRequest", 5));
+            RawGrpcClient.Message ok = registerOver(first, "web", "10.0.1.1");
+            assertEquals(0, ok.body().path("errorCode").asInt(0), ok.toString());
+
+            RawGrpcClient.Message refused = registerOver(second, "web", "10.0.1.2");
+            assertEquals(503, refused.body().path("errorCode").asInt(), refused.toString());
+            assertTrue(refused.body().path("message").asText().contains(limit), refused.toString());
+
+            RawGrpcClient.Message batch = second.request(
+                    "BatchInstanceRequest",
+                    "{\"serviceName\":\"batch\",\"type\":\"batchRegisterInstance\",\"instances\":["
+                            + "{\"ip\":\"10.0.2.1\",\"port\":80},{\"ip\":\"10.0.2.2\",\"port\":80}]}");
+            assertEquals(503, batch.body().path("errorCode").asInt(), batch.toString());
+            assertTrue(batch.body().path("message").asText().contains("2 more"), batch.toString());
+
+            RawGrpcClient.Message other = registerOver(second, "other", "10.0.1.2");
+            assertEquals(0, other.body().path("errorCode").asInt(0), "another service: " + other);
+            assertTrue(hosts("web").contains("10.0.1.1") && !hosts("web").contains("10.0.1.2"), hosts("web"));
+            assertTrue(!hosts("batch").contains("10.0.2."), "no instance of the refused batch: " + hosts("batch"));
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.lodestar.naming.distro;
 
 import io.lodestar.error.Failures;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.retry.RetryUntilDeadline;
@@ -203,6 +204,11 @@ final class DistroWrites {
                     }
                     case INSTANCE_NOT_FOUND ->
                         DistroCodec.writeAddress(out, ((InstanceNotFoundException) cause).address());
+                    case LIMIT_EXCEEDED -> {
+                        LimitExceededException refused = (LimitExceededException) cause;
+                        out.writeString(refused.limit());
+                        out.writeString(refused.getMessage());
+                    }
                     default -> out.writeString(String.valueOf(cause.getMessage()));
                 }
                 DistroCodec.writeCopies(out, copy.map(List::of).orElse(List.of()));
@@ -229,6 +235,8 @@ final class DistroWrites {
                     failure = new InvalidRequestException(in.readString("field"), in.readString("message"));
                 case INSTANCE_NOT_FOUND ->
                     failure = new InstanceNotFoundException(write.service(), DistroCodec.readAddress(in));
+                case LIMIT_EXCEEDED ->
+                    failure = LimitExceededException.relayedTooMany(in.readString("limit"), in.readString("message"));
                 default ->
                     failure = new StoreUnavailableException(
                             "the service's owner failed the write: " + in.readString("message"));

@@ -1,6 +1,7 @@
 package io.lodestar.naming.distro;
 
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.naming.BeatResult;
 import io.lodestar.naming.InstanceNotFoundException;
@@ -24,7 +25,13 @@ enum WriteStatus {
      * Any other failure: followed by its message; raised as a retriable {@link
      * StoreUnavailableException}. Also what an unknown code means.
      */
-    FAILED(4);
+    FAILED(4),
+    /**
+     * {@link LimitExceededException} (an ephemeral quota the owner counts): followed by the limit's
+     * name and the message. A member of a build before it reads it as {@link #FAILED} with the
+     * limit's name for a message, then fails to read the rest: the write fails there as malformed.
+     */
+    LIMIT_EXCEEDED(5);
 
     private final byte code;
 
@@ -58,6 +65,9 @@ enum WriteStatus {
         }
         if (cause instanceof InstanceNotFoundException) {
             return INSTANCE_NOT_FOUND;
+        }
+        if (cause instanceof LimitExceededException) {
+            return LIMIT_EXCEEDED;
         }
         return FAILED;
     }

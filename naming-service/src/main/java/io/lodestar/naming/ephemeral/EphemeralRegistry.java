@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -30,6 +31,9 @@ import java.util.function.Consumer;
  */
 public final class EphemeralRegistry {
     private final ConcurrentHashMap<ServiceKey, ServiceEntry> services = new ConcurrentHashMap<>();
+    /** The instances of every service: changed with each mutation, so a quota check reads one number. */
+    private final AtomicLong instanceCount = new AtomicLong();
+
     private final Clock clock;
     private final ExpiryRules rules;
     private final MutationApplier applier;
@@ -54,6 +58,7 @@ public final class EphemeralRegistry {
     public Outcome apply(ServiceKey service, Mutation mutation) {
         long now = clock.millis();
         Outcome[] outcome = {Outcome.NOT_FOUND};
+        int[] added = {0};
         services.compute(service, (key, entry) -> {
             ServiceEntry e = entry;
             if (e == null) {
@@ -62,7 +67,9 @@ public final class EphemeralRegistry {
                 }
                 e = new ServiceEntry(key, now);
             }
+            int before = e.instances.size();
             outcome[0] = applier.apply(e, mutation, now);
+            added[0] = e.instances.size() - before;
             if (entry == null && outcome[0] == Outcome.UNCHANGED) {
                 outcome[0] = Outcome.CHANGED; // a new service is news even if it starts empty
             }
@@ -71,6 +78,7 @@ public final class EphemeralRegistry {
             }
             return e;
         });
+        instanceCount.addAndGet(added[0]);
         if (outcome[0] == Outcome.CHANGED) {
             onChange.accept(service);
         }
@@ -165,12 +173,9 @@ public final class EphemeralRegistry {
         return Set.copyOf(services.keySet());
     }
 
+    /** The instances of every service, as the last completed mutations left them. */
     public int instanceCount() {
-        int n = 0;
-        for (ServiceEntry e : services.values()) {
-            n += e.published().snapshot().instances().size();
-        }
-        return n;
+        return (int) Math.min(Integer.MAX_VALUE, instanceCount.get());
     }
 
     /** The service's instances with their checksum; empty for an unknown service. */
@@ -196,7 +201,13 @@ public final class EphemeralRegistry {
 
     /** Forgets {@code service} whole (its owner no longer has it). */
     public void drop(ServiceKey service) {
-        if (services.remove(service) != null) {
+        boolean[] dropped = {false};
+        services.computeIfPresent(service, (key, e) -> {
+            instanceCount.addAndGet(-e.instances.size());
+            dropped[0] = true;
+            return null;
+        });
+        if (dropped[0]) {
             onChange.accept(service);
         }
     }

@@ -8,6 +8,7 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingQuotas;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
@@ -33,10 +34,18 @@ public final class PersistentInstances {
 
     private final KvStore store;
     private final ReadModifyWrite writes;
+    private final QuotaCaps caps;
 
-    public PersistentInstances(KvStore store) {
+    /**
+     * A registration that would store one more instance in a service, or one more service definition
+     * in a namespace, than {@code quotas} allow fails with {@link
+     * io.lodestar.error.LimitExceededException}, writing nothing; the store must count {@link
+     * NamingKeyspaces#COUNTED}.
+     */
+    public PersistentInstances(KvStore store, NamingQuotas quotas) {
         this.store = store;
         this.writes = new ReadModifyWrite(store);
+        this.caps = new QuotaCaps(quotas);
     }
 
     /** An instance with the service it belongs to. */
@@ -77,9 +86,9 @@ public final class PersistentInstances {
         return out;
     }
 
-    /** The number of persistent instances; walks the keyspace's keys. */
+    /** The number of persistent instances, from the store's counters: one read per service that has any. */
     public int count() {
-        return (int) store.count(KEYSPACE, new byte[0], Integer.MAX_VALUE);
+        return (int) Math.min(Integer.MAX_VALUE, store.countedKeys(KEYSPACE, new byte[0]));
     }
 
     /**
@@ -111,7 +120,8 @@ public final class PersistentInstances {
         List<Op> ops = new ArrayList<>(2);
         if (definition == null) {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, 0));
-            ops.add(Op.put(NamingKeyspaces.SERVICE, serviceKey, ServiceSpecCodec.encode(ServiceSpec.DEFAULT, false)));
+            ops.add(Op.put(NamingKeyspaces.SERVICE, serviceKey, ServiceSpecCodec.encode(ServiceSpec.DEFAULT, false))
+                    .withCap(caps.definition(service)));
         } else {
             compares.add(Compare.modRevision(NamingKeyspaces.SERVICE, serviceKey, definition.modRevision()));
         }
@@ -128,7 +138,7 @@ public final class PersistentInstances {
             // only on a copy confirmed current by a ReadIndex; otherwise it is decided again on one.
             return Step.answerIfCurrent(null);
         }
-        ops.add(Op.put(KEYSPACE, instanceKey, encoded));
+        ops.add(Op.put(KEYSPACE, instanceKey, encoded).withCap(caps.instance(service)));
         return Step.propose(Command.of(compares, ops), null);
     }
 

@@ -8,6 +8,7 @@ import io.lodestar.kv.command.Op;
 import io.lodestar.kv.rmw.ReadModifyWrite;
 import io.lodestar.kv.rmw.Step;
 import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingQuotas;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.model.ServiceSpec;
 import java.util.ArrayList;
@@ -27,10 +28,17 @@ public final class ServiceRecords {
 
     private final KvStore store;
     private final ReadModifyWrite writes;
+    private final QuotaCaps caps;
 
-    public ServiceRecords(KvStore store) {
+    /**
+     * A write that would store one more definition in a namespace than {@code quotas} allow fails
+     * with {@link io.lodestar.error.LimitExceededException}, writing nothing; the store must count
+     * {@link NamingKeyspaces#COUNTED}.
+     */
+    public ServiceRecords(KvStore store, NamingQuotas quotas) {
         this.store = store;
         this.writes = new ReadModifyWrite(store);
+        this.caps = new QuotaCaps(quotas);
     }
 
     /**
@@ -66,13 +74,18 @@ public final class ServiceRecords {
                 e == null
                         ? Optional.empty()
                         : Optional.of(ServiceSpecCodec.decode(e.value()).spec()));
-        return Step.propose(
-                Command.putIfRevision(
-                        KEYSPACE, key, ServiceSpecCodec.encode(next, true), e == null ? 0 : e.modRevision()),
-                next);
+        Command command = Command.of(
+                List.of(Compare.modRevision(KEYSPACE, key, e == null ? 0 : e.modRevision())),
+                List.of(Op.put(KEYSPACE, key, ServiceSpecCodec.encode(next, true))
+                        .withCap(caps.definition(service))));
+        return Step.propose(command, next);
     }
 
-    /** Stores {@code spec} only if the service has no definition; completes with whether it did. */
+    /**
+     * Stores {@code spec} only if the service has no definition; completes with whether it did. Not
+     * held to the services quota: it puts back a definition just deleted (a delete that raced a
+     * registration), which must not fail for the room the delete gave away.
+     */
     public CompletableFuture<Boolean> putIfAbsent(ServiceKey service, ServiceSpec spec, boolean defined) {
         return store.write(Command.putIfRevision(
                         KEYSPACE, StoreKeys.service(service), ServiceSpecCodec.encode(spec, defined), 0))

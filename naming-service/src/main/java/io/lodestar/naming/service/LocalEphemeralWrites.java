@@ -11,6 +11,7 @@ import io.lodestar.naming.model.HeartbeatSettings;
 import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.InstanceAddress;
 import io.lodestar.naming.model.ServiceKey;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
@@ -29,10 +30,12 @@ final class LocalEphemeralWrites {
 
     private final EphemeralRegistry ephemeral;
     private final OneKindRule oneKind;
+    private final EphemeralQuotas quotas;
 
-    LocalEphemeralWrites(EphemeralRegistry ephemeral, OneKindRule oneKind) {
+    LocalEphemeralWrites(EphemeralRegistry ephemeral, OneKindRule oneKind, EphemeralQuotas quotas) {
         this.ephemeral = ephemeral;
         this.oneKind = oneKind;
+        this.quotas = quotas;
     }
 
     /** Applies {@code write}; completes with the beat's answer for a beat, null otherwise. */
@@ -41,6 +44,7 @@ final class LocalEphemeralWrites {
             ServiceKey service = write.service();
             if (write instanceof EphemeralWrite.Register r) {
                 oneKind.refuseMixing(service, r.instance());
+                quotas.checkRoomFor(service, List.of(r.instance()));
                 ephemeral.apply(service, new Mutation.Register(r.instance().withoutDefaultId(service), r.holder()));
             } else if (write instanceof EphemeralWrite.Deregister d) {
                 ephemeral.apply(service, new Mutation.Deregister(d.address(), d.ifHeldBy()));
@@ -82,6 +86,7 @@ final class LocalEphemeralWrites {
         }
         Instance again = beat.get().toInstance().withCluster(address.cluster());
         oneKind.refuseMixing(service, again);
+        quotas.checkRoomFor(service, List.of(again));
         ephemeral.apply(service, new Mutation.Register(again));
         LOG.debug("registered {} in {} again from its heartbeat", address, service);
         return new BeatResult(BeatResult.Status.OK, again.heartbeat().intervalMs());

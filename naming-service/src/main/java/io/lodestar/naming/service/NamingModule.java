@@ -36,14 +36,16 @@ final class NamingModule implements AutoCloseable {
     final ServiceCatalog catalog;
     final InstanceQueries queries;
     final ProbedInstances probed;
+    final EphemeralQuotas ephemeralQuotas;
 
     NamingModule(KvStore store, NamingOptions options, Clock clock, boolean scheduleHeartbeatChecks) {
         this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), this::ephemeralChanged);
-        PersistentInstances persistent = new PersistentInstances(store);
-        ServiceRecords records = new ServiceRecords(store);
+        PersistentInstances persistent = new PersistentInstances(store, options.quotas());
+        ServiceRecords records = new ServiceRecords(store, options.quotas());
         AbsenceConfirmation absence = new AbsenceConfirmation(store);
         OneKindRule oneKind = new OneKindRule(ephemeral, persistent);
-        LocalEphemeralWrites local = new LocalEphemeralWrites(ephemeral, oneKind);
+        this.ephemeralQuotas = new EphemeralQuotas(ephemeral, options.quotas());
+        LocalEphemeralWrites local = new LocalEphemeralWrites(ephemeral, oneKind, ephemeralQuotas);
         PersistentFeed persistentFeed = new PersistentFeed(store, notifier::changed);
 
         this.feedSubscription = store.subscribe(persistentFeed, FEED_CAPACITY);

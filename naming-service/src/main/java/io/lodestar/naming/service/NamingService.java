@@ -105,6 +105,16 @@ public final class NamingService implements AutoCloseable {
         return module.writes.registerHeld(service, instance);
     }
 
+    /**
+     * Throws {@link io.lodestar.error.LimitExceededException} naming the quota if registering every
+     * one of {@code instances} (ephemeral) in {@code service} would pass an ephemeral quota on this
+     * node's copy of the registry: for a batch to be refused whole before any of it is written. Each
+     * registration is still checked by the service's owner.
+     */
+    public void checkEphemeralRoom(ServiceKey service, List<Instance> instances) {
+        module.ephemeralQuotas.checkRoomFor(service, instances);
+    }
+
     /** {@link InstanceWrites#deregister}. */
     public CompletableFuture<Void> deregister(
             ServiceKey service, String cluster, String ip, int port, boolean ephemeral) {

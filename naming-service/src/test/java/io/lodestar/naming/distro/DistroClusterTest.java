@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.error.Failures;
+import io.lodestar.error.LimitExceededException;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.cluster.ClusterView;
@@ -13,6 +15,7 @@ import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.kv.testing.Await;
 import io.lodestar.kv.testing.FreePorts;
 import io.lodestar.naming.NamingKeyspaces;
+import io.lodestar.naming.NamingQuotas;
 import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.ExpiryRules;
 import io.lodestar.naming.ephemeral.Mutation;
@@ -91,11 +94,16 @@ class DistroClusterTest {
                         dir.resolve("n" + i),
                         "naming-distro-test-secret".getBytes(StandardCharsets.UTF_8),
                         NamingKeyspaces.ALL)
-                .withTimeouts(600, 5_000));
+                .withTimeouts(600, 5_000)
+                .withCounting(NamingKeyspaces.COUNTED));
     }
 
     private NamingService startNaming(int i) {
-        naming[i] = new NamingService(stores[i], FAST, Clock.systemUTC());
+        return startNaming(i, FAST);
+    }
+
+    private NamingService startNaming(int i, NamingOptions options) {
+        naming[i] = new NamingService(stores[i], options, Clock.systemUTC());
         Await.until(WAIT, "node " + i + " to load its peers' instances", naming[i]::ephemeralLoaded);
         return naming[i];
     }
@@ -224,6 +232,41 @@ class DistroClusterTest {
                 () -> ips(naming[0], service(0)).isEmpty()
                         && ips(naming[1], service(0)).isEmpty()
                         && ips(naming[2], service(0)).isEmpty());
+    }
+
+    /**
+     * The owner counts a service's ephemeral instances: its refusal reaches the node the client
+     * wrote through, naming the quota, and the owner alone counts it.
+     */
+    @Test
+    void anEphemeralQuotaRefusalByTheOwnerReachesTheForwardingNodeNamingIt() throws Exception {
+        List<List<String>> refused = List.of(
+                new java.util.concurrent.CopyOnWriteArrayList<>(),
+                new java.util.concurrent.CopyOnWriteArrayList<>(),
+                new java.util.concurrent.CopyOnWriteArrayList<>());
+        for (int i = 0; i < 3; i++) {
+            startNaming(
+                    i,
+                    FAST.withQuotas(
+                            new NamingQuotas(Long.MAX_VALUE, Long.MAX_VALUE, 1, Long.MAX_VALUE, refused.get(i)::add)));
+        }
+        ServiceKey s = service(0);
+        int owner = peers.indexOf(new DistroRing(stores[0]::cluster).owner(s));
+        int writer = (owner + 1) % 3;
+        naming[writer].register(s, instance("127.0.3.1", Map.of())).get(10, TimeUnit.SECONDS);
+
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> naming[writer]
+                        .register(s, instance("127.0.3.2", Map.of()))
+                        .get(10, TimeUnit.SECONDS));
+
+        LimitExceededException refusal = (LimitExceededException) Failures.cause(e);
+        assertEquals(NamingQuotas.EPHEMERAL_PER_SERVICE_LIMIT, refusal.limit());
+        assertTrue(refusal.getMessage().contains(s.groupedName()), refusal.getMessage());
+        assertEquals(List.of(NamingQuotas.EPHEMERAL_PER_SERVICE_LIMIT), refused.get(owner));
+        assertEquals(List.of(), refused.get(writer));
+        assertEquals(Set.of("127.0.3.1"), ips(naming[writer], s));
     }
 
     @Test

@@ -39,7 +39,7 @@ class RegistryDnsSourceTest {
     @Test
     void answersTheRegistrysHealthyInstancesAndFollowsItsChanges() throws Exception {
         ServiceKey orders = ServiceKey.of("public", "DEFAULT_GROUP", "Orders");
-        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
                 NamingService naming = new NamingService(store);
                 RegistryDnsSource source = new RegistryDnsSource(naming, DnsNamespaces.parse(DnsNamespaces.DEFAULT));
                 DnsServer dns =
@@ -87,7 +87,7 @@ class RegistryDnsSourceTest {
         ServiceKey open = ServiceKey.of("public", "DEFAULT_GROUP", "catalog");
         ServiceKey team = ServiceKey.of("Team-A", "DEFAULT_GROUP", "billing");
         ServiceKey other = ServiceKey.of("team-b", "DEFAULT_GROUP", "billing");
-        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
                 NamingService naming = new NamingService(store)) {
             naming.register(open, instance("127.1.0.1", true)).get(10, TimeUnit.SECONDS);
             naming.register(team, instance("127.1.0.2", true)).get(10, TimeUnit.SECONDS);

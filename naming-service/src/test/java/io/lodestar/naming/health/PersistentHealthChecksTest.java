@@ -36,7 +36,7 @@ class PersistentHealthChecksTest {
     void aPersistentInstanceTurnsUnhealthyWhenItsPortClosesAndHealthyWhenItReopensOnlyOnTheLeader() throws Exception {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "probed");
         AtomicBoolean leader = new AtomicBoolean(true);
-        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
                 NamingService naming = new NamingService(store)) {
             ServerSocket listener = listen(0);
             int port = listener.getLocalPort();
@@ -67,7 +67,7 @@ class PersistentHealthChecksTest {
     @Test
     void theInstancesAreReadFromTheStoreAgainOnlyAfterTheyChanged() throws Exception {
         ServiceKey service = ServiceKey.of("public", "DEFAULT_GROUP", "idle");
-        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+        try (RaftKvStore store = OneNodeStore.start(dir, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
                 NamingService naming = new NamingService(store);
                 ServerSocket open = listen(0)) {
             naming.register(

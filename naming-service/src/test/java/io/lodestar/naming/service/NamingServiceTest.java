@@ -73,7 +73,7 @@ class NamingServiceTest {
 
     @BeforeAll
     static void startStore() throws Exception {
-        store = OneNodeStore.start(dir, NamingKeyspaces.ALL);
+        store = OneNodeStore.start(dir, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
     }
 
     @AfterAll

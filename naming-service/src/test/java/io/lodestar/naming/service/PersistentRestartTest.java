@@ -55,7 +55,7 @@ class PersistentRestartTest {
                 .withMetadata(ordered("role", "primary", "zone", "a"));
 
         int port = FreePorts.next();
-        RaftKvStore store = OneNodeStore.start(dir, port, NamingKeyspaces.ALL);
+        RaftKvStore store = OneNodeStore.start(dir, port, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
         try (NamingService naming = new NamingService(store, NamingOptions.DEFAULT, Clock.systemUTC())) {
             naming.createService(db, spec).get(20, TimeUnit.SECONDS);
             naming.register(db, primary).get(20, TimeUnit.SECONDS);
@@ -69,7 +69,7 @@ class PersistentRestartTest {
             store.close();
         }
 
-        RaftKvStore again = OneNodeStore.start(dir, port, NamingKeyspaces.ALL);
+        RaftKvStore again = OneNodeStore.start(dir, port, NamingKeyspaces.ALL, NamingKeyspaces.COUNTED);
         try (NamingService naming = new NamingService(again, NamingOptions.DEFAULT, Clock.systemUTC())) {
             Instance p = naming.instance(db, "MAIN", "127.1.0.1", 3306).orElseThrow();
             assertEquals(primary.withDefaultId(db), p);
