@@ -1,7 +1,10 @@
 package io.lodestar.api.answer;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.lodestar.api.json.Json;
 import io.lodestar.api.request.NamingFields;
+import io.lodestar.naming.ServicePage;
 import io.lodestar.naming.model.CheckerType;
 import io.lodestar.naming.model.HealthCheckSettings;
 import io.lodestar.naming.model.HeartbeatSettings;
@@ -9,6 +12,8 @@ import io.lodestar.naming.model.Instance;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.query.ServiceView;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +54,26 @@ public final class NamingJson {
         body.put("reachProtectionThreshold", view.reachProtectionThreshold());
         body.put("valid", true);
         return body;
+    }
+
+    /**
+     * Writes a page of service names as {@code /service/list} answers it, {@code
+     * {"count":N,"doms":[...]}}, name by name as it goes out: the bytes serializing the same map
+     * would give, without the page also held as one JSON string (a page may be every service of a
+     * group). {@code out} stays open.
+     */
+    public static void writeServiceList(ServicePage page, OutputStream out) throws IOException {
+        try (JsonGenerator json = Json.MAPPER.createGenerator(out)) {
+            json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            json.writeStartObject();
+            json.writeNumberField("count", page.count());
+            json.writeArrayFieldStart("doms");
+            for (String name : page.names()) {
+                json.writeString(name);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
     }
 
     /** {@link #list} as a JSON string: what a UDP push carries. */

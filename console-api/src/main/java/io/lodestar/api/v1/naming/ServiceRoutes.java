@@ -6,6 +6,7 @@ import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 
 import io.lodestar.api.answer.NamingJson;
+import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
 import io.lodestar.naming.ServiceNotFoundException;
 import io.lodestar.naming.ServicePage;
@@ -13,8 +14,6 @@ import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.model.Service;
 import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.service.NamingService;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -60,10 +59,7 @@ public final class ServiceRoutes {
                 })
                 .add(GET, PATH + "/list", NamingV1Requests::serviceList, (op, answer) -> {
                     ServicePage page = naming.listServices(op.namespace(), op.group(), op.pageNo(), op.pageSize());
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("count", page.count());
-                    body.put("doms", page.names());
-                    answer.answerJson(body);
+                    answer.answerStream(Answer.JSON_TYPE, out -> NamingJson.writeServiceList(page, out));
                 });
     }
 }
