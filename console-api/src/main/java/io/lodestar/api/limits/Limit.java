@@ -107,7 +107,7 @@ public enum Limit {
             "config long-polls held for one client address; a further one is answered 429"),
     QUOTA_CONFIGS_PER_NAMESPACE(
             ConfigService.CONFIGS_PER_NAMESPACE_LIMIT,
-            100_000,
+            1_000_000,
             false,
             "configs in one namespace; publishing a new one past it is refused, replacing one never is (0: no limit)"),
     QUOTA_NAMESPACES(
