@@ -4,6 +4,7 @@ import io.lodestar.kv.count.CountRules;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * How to start a store node.
@@ -94,172 +95,111 @@ public record KvStoreConfig(
     }
 
     public KvStoreConfig withHttpAddress(String address) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                address,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> b.httpAddress = address);
     }
 
     public KvStoreConfig withSnapshotIntervalSecs(int secs) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                secs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> b.snapshotIntervalSecs = secs);
     }
 
     /** Snapshot also after {@code entries} entries or {@code bytes} bytes of log since the last snapshot. */
     public KvStoreConfig withSnapshotThresholds(long entries, long bytes) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                entries,
-                bytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> {
+            b.snapshotEntries = entries;
+            b.snapshotBytes = bytes;
+        });
     }
 
     public KvStoreConfig withDiskReserveBytes(long reserve) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                reserve,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> b.diskReserveBytes = reserve);
     }
 
     public KvStoreConfig withTimeouts(int electionMs, long requestMs) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionMs,
-                requestMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> {
+            b.electionTimeoutMs = electionMs;
+            b.requestTimeoutMs = requestMs;
+        });
     }
 
     public KvStoreConfig withMaxValueBytes(int max) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                max,
-                blockCacheBytes,
-                raftPortSettings,
-                counting);
+        return with(b -> b.maxValueBytes = max);
     }
 
     public KvStoreConfig withRaftPortSettings(RaftPortSettings settings) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                settings,
-                counting);
+        return with(b -> b.raftPortSettings = settings);
     }
 
     /** Counts the keys of the keyspaces {@code rules} name. */
     public KvStoreConfig withCounting(CountRules rules) {
-        return new KvStoreConfig(
-                host,
-                raftPort,
-                peers,
-                dataDir,
-                clusterSecret,
-                keyspaces,
-                httpAddress,
-                snapshotIntervalSecs,
-                snapshotEntries,
-                snapshotBytes,
-                diskReserveBytes,
-                electionTimeoutMs,
-                requestTimeoutMs,
-                maxValueBytes,
-                blockCacheBytes,
-                raftPortSettings,
-                rules);
+        return with(b -> b.counting = rules);
+    }
+
+    /** This configuration with {@code change} made to a copy of its fields. */
+    private KvStoreConfig with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The fields of a configuration being changed: one place that lists them all, for the withers. */
+    private static final class Copy {
+        String host;
+        int raftPort;
+        List<String> peers;
+        Path dataDir;
+        byte[] clusterSecret;
+        Set<String> keyspaces;
+        String httpAddress;
+        int snapshotIntervalSecs;
+        long snapshotEntries;
+        long snapshotBytes;
+        long diskReserveBytes;
+        int electionTimeoutMs;
+        long requestTimeoutMs;
+        int maxValueBytes;
+        long blockCacheBytes;
+        RaftPortSettings raftPortSettings;
+        CountRules counting;
+
+        Copy(KvStoreConfig c) {
+            host = c.host;
+            raftPort = c.raftPort;
+            peers = c.peers;
+            dataDir = c.dataDir;
+            clusterSecret = c.clusterSecret;
+            keyspaces = c.keyspaces;
+            httpAddress = c.httpAddress;
+            snapshotIntervalSecs = c.snapshotIntervalSecs;
+            snapshotEntries = c.snapshotEntries;
+            snapshotBytes = c.snapshotBytes;
+            diskReserveBytes = c.diskReserveBytes;
+            electionTimeoutMs = c.electionTimeoutMs;
+            requestTimeoutMs = c.requestTimeoutMs;
+            maxValueBytes = c.maxValueBytes;
+            blockCacheBytes = c.blockCacheBytes;
+            raftPortSettings = c.raftPortSettings;
+            counting = c.counting;
+        }
+
+        KvStoreConfig build() {
+            return new KvStoreConfig(
+                    host,
+                    raftPort,
+                    peers,
+                    dataDir,
+                    clusterSecret,
+                    keyspaces,
+                    httpAddress,
+                    snapshotIntervalSecs,
+                    snapshotEntries,
+                    snapshotBytes,
+                    diskReserveBytes,
+                    electionTimeoutMs,
+                    requestTimeoutMs,
+                    maxValueBytes,
+                    blockCacheBytes,
+                    raftPortSettings,
+                    counting);
+        }
     }
 }

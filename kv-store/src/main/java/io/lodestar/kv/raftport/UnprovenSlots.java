@@ -3,6 +3,7 @@ package io.lodestar.kv.raftport;
 import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.limits.CountsByAddress;
 import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -31,13 +32,10 @@ final class UnprovenSlots {
             refusals.accept(RaftPortSettings.UNPROVEN_PER_ADDRESS_LIMIT);
             return null;
         }
-        boolean[] given = {false};
+        AtomicBoolean given = new AtomicBoolean();
         return () -> {
-            synchronized (given) {
-                if (given[0]) {
-                    return;
-                }
-                given[0] = true;
+            if (!given.compareAndSet(false, true)) {
+                return;
             }
             byAddress.release(address);
             held.decrementAndGet();
