@@ -222,29 +222,41 @@ class PreAuthStressIT {
 
     /**
      * A chunked body of 100 MiB to the login route, which reads its form before any token exists;
-     * completes {@code answer} with the status line it gets. (The node goes on reading and
-     * discarding what arrives after its answer until the client closes: Jetty closes gracefully,
-     * so its answer is not lost to a reset. Nothing of it is held.)
+     * completes {@code answer} with the status line it gets, or with how reading it failed. (The
+     * node goes on reading and discarding what arrives after its answer until the client closes:
+     * Jetty closes gracefully, so its answer is not lost to a reset. Nothing of it is held.) The
+     * socket stays open until the answer is read: closing it when the write fails would race the
+     * reader.
      */
     private Void hundredMibChunked(int port, CompletableFuture<String> answer) throws Exception {
         try (Socket s = connect("127.0.2.1", port)) {
-            attackers.submit(() -> answer.complete(
-                    new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1))
-                            .readLine()));
+            attackers.submit(() -> answer.complete(statusLine(s)));
             long sent = 0;
-            OutputStream out = s.getOutputStream();
-            out.write(("POST /nacos/v1/auth/users/login HTTP/1.1\r\nHost: x\r\n"
-                            + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            byte[] chunk = ("10000\r\n" + "a".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-            while (sent < HUNDRED_MIB && attacking.get()) {
-                out.write(chunk);
-                sent += chunk.length;
+            try {
+                OutputStream out = s.getOutputStream();
+                out.write(("POST /nacos/v1/auth/users/login HTTP/1.1\r\nHost: x\r\n"
+                                + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                byte[] chunk = ("10000\r\n" + "a".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                while (sent < HUNDRED_MIB && attacking.get()) {
+                    out.write(chunk);
+                    sent += chunk.length;
+                }
+            } catch (IOException closed) {
+                // the node closed it past the body limit
             }
-        } catch (IOException closed) {
-            // the node closed it past the body limit
+            Await.until(Duration.ofSeconds(30), "the chunked body's answer", answer::isDone, () -> "none");
         }
         return null;
+    }
+
+    private static String statusLine(Socket s) {
+        try {
+            return new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1))
+                    .readLine();
+        } catch (IOException e) {
+            return "reading the answer failed: " + e;
+        }
     }
 
     /** A bolt request declaring 100 MiB of content, sent to the Raft port without a handshake. */
