@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -31,11 +33,17 @@ import sun.misc.Signal;
         name = "server",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
+        defaultValueProvider = ServerSettingSources.class,
         description = "Start a Lodestar node. Without --peers it is a one-node group (standalone). "
                 + "With --peers, list every member (self included, as --host:--raft-port) "
-                + "and give every member the same cluster secret.")
+                + "and give every member the same cluster secret.",
+        footer = "Every option may also be set in the settings file (key: its name without '--', e.g. "
+                + "data-dir) or the environment (LODESTAR_ and the name, e.g. LODESTAR_DATA_DIR); a limit by its "
+                + "name (http.body-bytes) or LODESTAR_LIMIT_HTTP_BODY_BYTES. A flag beats the environment, which "
+                + "beats the file. conf/lodestar.properties lists them all.")
 public final class ServerCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
+    private static final Pattern LEADING_OPTION = Pattern.compile("(--[a-z-]+)");
 
     enum Switch {
         on,
@@ -44,6 +52,14 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Settings file (Java properties) read at start; flags and LODESTAR_* environment"
+                    + " variables override what it sets (default: $" + ServerSettingSources.CONFIG_ENV
+                    + ", else conf/lodestar.properties beside lodestar.jar if it exists).")
+    Path configFile;
 
     @Option(
             names = "--host",
@@ -184,6 +200,10 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        sources().load(spec);
+        for (String line : sources().summary(spec, spec.commandLine().getParseResult())) {
+            LOG.info("{}", line);
+        }
         ServerSettings settings = settings();
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
@@ -202,7 +222,12 @@ public final class ServerCommand implements Callable<Integer> {
         return CommandLine.ExitCode.OK;
     }
 
-    private ServerSettings settings() {
+    /** The file and environment this command took its defaults from. */
+    ServerSettingSources sources() {
+        return (ServerSettingSources) spec.defaultValueProvider();
+    }
+
+    ServerSettings settings() {
         checkPort("--port", port);
         checkPort("--raft-port", raftPort);
         int grpc = grpcPort == null ? port + 1000 : grpcPort;
@@ -211,7 +236,10 @@ public final class ServerCommand implements Callable<Integer> {
         }
         Limits parsedLimits;
         try {
-            parsedLimits = Limits.parse(limits);
+            // one limit at a time: the file's and the environment's (checked already), then the flags'
+            List<String> all = new ArrayList<>(sources().limitSettings());
+            all.addAll(limits);
+            parsedLimits = Limits.parse(all);
         } catch (IllegalArgumentException e) {
             throw usage("--limit " + e.getMessage());
         }
@@ -322,7 +350,7 @@ public final class ServerCommand implements Callable<Integer> {
         if (clusterSecretFile != null) {
             return ownerOnly("--cluster-secret-file", clusterSecretFile);
         }
-        String text = System.getenv(CLUSTER_SECRET_ENV);
+        String text = sources().env(CLUSTER_SECRET_ENV);
         return text == null || text.isBlank() ? null : text.trim().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -335,7 +363,14 @@ public final class ServerCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A refusal; when the message starts with an option that the settings file or the environment
+     * set, it says where, e.g. {@code (from /etc/lodestar.properties line 3)}.
+     */
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        Matcher option = LEADING_OPTION.matcher(message);
+        String origin = option.lookingAt() ? sources().origin(option.group(1)) : null;
+        return new CommandLine.ParameterException(
+                spec.commandLine(), origin == null ? message : message + " (from " + origin + ")");
     }
 }
