@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +41,7 @@ final class ServerProcess {
     private final List<String> extraArgs;
     private final List<String> launcher;
     private List<String> jvmArgs = List.of();
+    private final Map<String, String> env = new LinkedHashMap<>();
     private Process process;
     private int starts;
 
@@ -80,6 +83,12 @@ final class ServerProcess {
     /** JVM flags for the next start only (e.g. a crash point). */
     ServerProcess withJvmArgs(String... args) {
         this.jvmArgs = List.of(args);
+        return this;
+    }
+
+    /** An environment variable for the process at every start (e.g. a LODESTAR_* setting). */
+    ServerProcess withEnv(String name, String value) {
+        env.put(name, value);
         return this;
     }
 
@@ -127,6 +136,7 @@ final class ServerProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().put("LODESTAR_CLUSTER_SECRET", LodestarCluster.SECRET); // as operators give it
+            builder.environment().putAll(env);
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
