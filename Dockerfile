@@ -15,6 +15,9 @@ RUN mkdir -p /opt/lodestar && mkdir -p -m 700 /var/lib/lodestar && chown 10001:1
 
 COPY console-api/target/lodestar.jar /opt/lodestar/lodestar.jar
 COPY console-api/docker/entrypoint.sh /opt/lodestar/entrypoint.sh
+# The settings file a server reads by default, beside its jar: all commented out as shipped. Mount
+# another over it, or name one with LODESTAR_CONFIG or --config (docs/operations.md).
+COPY conf/lodestar.properties /opt/lodestar/conf/lodestar.properties
 
 # Heap for the server JVM; RocksDB's block cache and JRaft's buffers live outside it, so give the
 # container about twice this (see it-tests/CONTAINERS.md and docs/operations.md). The serial

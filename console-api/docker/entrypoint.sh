@@ -5,7 +5,9 @@
 # it must be an address the other members reach: unless the arguments give --host, it is
 # $LODESTAR_HOST if set, else this container's own IP address (from /etc/hosts, where Docker maps
 # the container's hostname to it). --data-dir defaults to /var/lib/lodestar (the image's volume).
-# Only POSIX sh built-ins are used: the image may have no other tools.
+# Neither default is passed when the settings file or the environment (LODESTAR_DATA_DIR) sets it,
+# since a flag would override them (docs/operations.md). Only POSIX sh built-ins are used: the
+# image may have no other tools.
 set -eu
 
 # has_option NAME ARGS...: whether ARGS hold NAME (as "NAME value" or "NAME=value")
@@ -33,14 +35,42 @@ own_address() {
     return 1
 }
 
-if ! has_option --host "$@"; then
+# settings_file ARGS...: the file the server reads: --config, else $LODESTAR_CONFIG, else the image's
+settings_file() {
+    previous=""
+    for arg in "$@"; do
+        case "$arg" in
+            --config=*) echo "${arg#--config=}"; return 0 ;;
+        esac
+        if [ "$previous" = --config ]; then
+            echo "$arg"
+            return 0
+        fi
+        previous="$arg"
+    done
+    echo "${LODESTAR_CONFIG:-/opt/lodestar/conf/lodestar.properties}"
+}
+
+# file_sets KEY FILE: whether FILE has a line setting KEY (comments start with # or !)
+file_sets() {
+    [ -r "$2" ] || return 1
+    while read -r line || [ -n "$line" ]; do
+        case "$line" in
+            "$1"=* | "$1":* | "$1"" "* | "$1""	"*) return 0 ;;
+        esac
+    done < "$2"
+    return 1
+}
+
+settings="$(settings_file "$@")"
+if ! has_option --host "$@" && ! file_sets host "$settings"; then
     host="${LODESTAR_HOST:-}"
     if [ -z "$host" ]; then
         host="$(own_address)"
     fi
     set -- --host "$host" "$@"
 fi
-if ! has_option --data-dir "$@"; then
+if ! has_option --data-dir "$@" && [ -z "${LODESTAR_DATA_DIR:-}" ] && ! file_sets data-dir "$settings"; then
     set -- --data-dir /var/lib/lodestar "$@"
 fi
 

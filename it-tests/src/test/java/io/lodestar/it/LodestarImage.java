@@ -79,6 +79,7 @@ final class LodestarImage {
         Path root = repoRoot();
         Path dockerfile = root.resolve("Dockerfile");
         Path entrypoint = root.resolve("console-api/docker/entrypoint.sh");
+        Path settings = root.resolve("conf/lodestar.properties");
         Path jar = ServerProcess.JAR.toAbsolutePath();
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run 'mvn package' first");
@@ -87,7 +88,7 @@ final class LodestarImage {
         String base = configuredBase.isBlank() ? ensureBase(docker) : configuredBase;
         MessageDigest d = MessageDigest.getInstance("SHA-256");
         d.update(base.getBytes(StandardCharsets.UTF_8));
-        for (Path p : List.of(dockerfile, entrypoint, jar)) {
+        for (Path p : List.of(dockerfile, entrypoint, settings, jar)) {
             try (InputStream in = Files.newInputStream(p)) {
                 byte[] buf = new byte[1 << 16];
                 for (int n; (n = in.read(buf)) > 0; ) {
@@ -105,6 +106,7 @@ final class LodestarImage {
             try (TarArchiveOutputStream tar = tar(Files.newOutputStream(context))) {
                 addFile(tar, dockerfile, "Dockerfile", 0644);
                 addFile(tar, entrypoint, "console-api/docker/entrypoint.sh", 0755);
+                addFile(tar, settings, "conf/lodestar.properties", 0644);
                 addFile(tar, jar, "console-api/target/lodestar.jar", 0644);
             }
             try (InputStream in = Files.newInputStream(context)) {
