@@ -40,4 +40,6 @@ VOLUME /var/lib/lodestar
 EXPOSE 8848 9848 7848
 
 ENTRYPOINT ["/bin/sh", "/opt/lodestar/entrypoint.sh"]
-CMD ["--auth", "on"]
+# No default arguments: a flag would beat the settings file and LODESTAR_* variables. Client
+# authentication is on by default all the same.
+CMD []
