@@ -32,8 +32,11 @@ final class PeerTlsOptions {
 
     @Option(
             names = "--peer-client-cert-auth",
+            arity = "0..1",
+            paramLabel = "true|false",
             description = "Refuse a connection to the Raft port that shows no certificate leading to"
-                    + " --peer-trusted-ca-file (mutual TLS). Members still prove the cluster secret.")
+                    + " --peer-trusted-ca-file (mutual TLS). Members still prove the cluster secret."
+                    + " --peer-client-cert-auth=false turns off what the settings file turned on.")
     boolean clientCertAuth;
 
     /** The member's TLS, or null when none of the files is given; an error names the option at fault. */

@@ -87,6 +87,17 @@ class ServerSettingSourcesTest {
     }
 
     @Test
+    void aFlagTurnsOffASwitchTheFileTurnedOn() throws Exception {
+        Path f = file("peer-client-cert-auth = true\n");
+        assertTrue(parse(Map.of(), null, "--config", f.toString()).command().peerTls.clientCertAuth);
+        assertFalse(parse(Map.of(), null, "--config", f.toString(), "--peer-client-cert-auth=false")
+                .command()
+                .peerTls
+                .clientCertAuth);
+        assertTrue(parse(Map.of(), null, "--peer-client-cert-auth").command().peerTls.clientCertAuth);
+    }
+
+    @Test
     void limitsMergeOneByOneWithTheSamePrecedence() throws Exception {
         Path f = file("http.body-bytes = 1KiB\ngrpc.connections = 7\nlongpoll.held = 9\n");
         Parsed p = parse(
