@@ -10,7 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A node's settings as given on the command line. {@code clusterSecret} is null in standalone
+ * A node's settings as {@code lodestar server} takes them from its flags, LODESTAR_* variables and
+ * settings file (docs/operations.md). {@code clusterSecret} is null in standalone
  * mode when none was given: one is then generated for this install. {@code grpcPort} is where
  * nacos-client 2.x/3.x connects (0 picks any free port, -1 turns gRPC off); {@code limits} bounds
  * what clients may hold and send (docs/limits.md). {@code dnsPort} 0 picks any
