@@ -182,7 +182,7 @@ class CliIT {
         String address = "127.0.0.1:" + server.httpPort;
 
         Run anonymous = run("cluster", "status", "--server", address);
-        assertEquals(2, anonymous.exit, anonymous.output);
+        assertEquals(4, anonymous.exit, "refused by auth: " + anonymous.output);
         assertTrue(anonymous.output.contains("no access token"), anonymous.output);
 
         Run fromFile = run("cluster", "status", "--server", address, "--password-file", password.toString());
@@ -205,7 +205,7 @@ class CliIT {
 
         fromEnv.environment().put("LODESTAR_PASSWORD", "not-the-password");
         Run wrong = run(fromEnv);
-        assertEquals(2, wrong.exit, wrong.output);
+        assertEquals(4, wrong.exit, "refused by auth: " + wrong.output);
         assertTrue(wrong.output.contains("cannot log in as nacos"), wrong.output);
     }
 

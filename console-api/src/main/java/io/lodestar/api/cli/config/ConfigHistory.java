@@ -57,11 +57,18 @@ final class ConfigHistory extends ClientCommand {
             rows.add(Output.row()
                     .put("id", item.path("id").asText())
                     .put("op", item.path("opType").asText().trim())
-                    .put("time", item.path("lastModifiedTime").asText())
+                    .put("time", time(item.path("lastModifiedTime")))
                     .put("user", item.path("srcUser").asText(""))
                     .put("md5", item.path("md5").asText("")));
         }
         out.table(rows, "id", "op", "time", "user", "md5");
         return ExitCodes.OK;
+    }
+
+    /** Epoch milliseconds as an ISO-8601 instant (UTC); anything else as given. */
+    private static String time(JsonNode millis) {
+        return millis.canConvertToLong()
+                ? java.time.Instant.ofEpochMilli(millis.asLong()).toString()
+                : millis.asText();
     }
 }
