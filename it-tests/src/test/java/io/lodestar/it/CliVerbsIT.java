@@ -290,6 +290,49 @@ class CliVerbsIT {
     }
 
     @Test
+    void namingWatchPrintsTheInstancesAgainWhenTheyChange() throws Exception {
+        serverWithAuth("cli-naming-watch");
+        Path printed = dir.resolve("watch.out");
+        ProcessBuilder watch = new ProcessBuilder(CliProcess.command("naming", "watch", "--service", "payments"))
+                .redirectOutput(printed.toFile())
+                .redirectError(dir.resolve("watch.err").toFile());
+        watch.environment().keySet().removeIf(k -> k.startsWith("LODESTAR_"));
+        watch.environment().putAll(admin);
+        Process p = watch.start();
+        try {
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the empty list first",
+                    () -> Files.readString(printed).contains("DEFAULT_GROUP@@payments: 0 instance(s)"),
+                    () -> read(printed));
+            expect(0, lodestar("naming", "register", "--service", "payments", "--ip", "10.1.1.1", "--port", "7000"));
+            // pushed at once; the 10 s re-query would also show it, so allow a little more than that
+            Await.until(
+                    Duration.ofSeconds(15),
+                    "the registered instance",
+                    () -> Files.readString(printed).contains("10.1.1.1"),
+                    () -> read(printed));
+            expect(0, lodestar("naming", "deregister", "--service", "payments", "--ip", "10.1.1.1", "--port", "7000"));
+            Await.until(
+                    Duration.ofSeconds(15),
+                    "the list empty again",
+                    () -> Files.readString(printed).split("0 instance\\(s\\)", -1).length == 3,
+                    () -> read(printed));
+            assertTrue(p.isAlive(), read(dir.resolve("watch.err")));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
     void everyCommandHasHelpAndTheCompletionScriptCoversTheVerbs() throws Exception {
         for (List<String> command : List.of(
                 List.of("config", "watch"),

@@ -145,6 +145,32 @@ class TlsServerTest {
     }
 
     @Test
+    void theOperatorVerbsTalkHttpsTrustingTheGivenCertificate() throws Exception {
+        String server = "127.0.0.1:" + httpPort;
+        assertEquals(
+                0,
+                LodestarCommand.commandLine()
+                        .execute(
+                                "config",
+                                "publish",
+                                "--server",
+                                server,
+                                "--tls-ca-file",
+                                pem.cert().toString(),
+                                "--data-id",
+                                "from-the-cli",
+                                "--content",
+                                "over tls"));
+        HttpResponse<String> read = get(https, "https", "/nacos/v1/cs/configs?dataId=from-the-cli&group=DEFAULT_GROUP");
+        assertEquals("over tls", read.body());
+        assertEquals(
+                1,
+                LodestarCommand.commandLine()
+                        .execute("config", "get", "--server", "https://" + server, "--data-id", "from-the-cli"),
+                "the JVM does not trust the certificate");
+    }
+
+    @Test
     void plainHttpToTheHttpsPortGetsNoAnswer() {
         HttpClient plain =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
