@@ -291,7 +291,7 @@ class CliVerbsIT {
 
     @Test
     void namingWatchPrintsTheInstancesAgainWhenTheyChange() throws Exception {
-        serverWithAuth("cli-naming-watch");
+        ServerProcess server = serverWithAuth("cli-naming-watch");
         Path printed = dir.resolve("watch.out");
         ProcessBuilder watch = new ProcessBuilder(CliProcess.command("naming", "watch", "--service", "payments"))
                 .redirectOutput(printed.toFile())
@@ -305,6 +305,16 @@ class CliVerbsIT {
                     "the empty list first",
                     () -> Files.readString(printed).contains("DEFAULT_GROUP@@payments: 0 instance(s)"),
                     () -> read(printed));
+            JsonNode subscribers = Http.JSON.readTree(expect(
+                            0,
+                            CliProcess.run(
+                                    with(admin, "LODESTAR_SERVER", server.httpAddress()),
+                                    "naming",
+                                    "subscribers",
+                                    "--output",
+                                    "json"))
+                    .stdout());
+            assertEquals(1, subscribers.get(0).get("subscribers").asInt(), "the watch's UDP subscription");
             expect(0, lodestar("naming", "register", "--service", "payments", "--ip", "10.1.1.1", "--port", "7000"));
             // pushed at once; the 10 s re-query would also show it, so allow a little more than that
             Await.until(

@@ -69,6 +69,7 @@ final class PushWatch {
                 } catch (PushConnection.Refused r) {
                     if (ExitCodes.forStatus(r.status) == ExitCodes.REFUSED && !freshToken) {
                         freshToken = true; // a token from a login may have expired: log in again once
+                        failures.append(server.getAuthority()).append(" (refused: logging in again) ");
                         continue;
                     }
                     throw new CommandFailure(
@@ -82,7 +83,7 @@ final class PushWatch {
                 }
             }
             if (connection == null) {
-                System.err.println("cannot reach any server: " + failures + "; retrying in " + pause + " ms");
+                System.err.println("no connection: " + failures + "; retrying in " + pause + " ms");
                 Thread.sleep(pause);
                 pause = Math.min(LONGEST_PAUSE_MILLIS, pause * 2);
                 continue;
