@@ -60,6 +60,8 @@ public final class ServerSettingSources implements CommandLine.IDefaultValueProv
             "LODESTAR_CDS",
             "LODESTAR_PASSWORD",
             "LODESTAR_TOKEN",
+            "LODESTAR_NEW_PASSWORD",
+            "LODESTAR_SERVER",
             CONFIG_ENV,
             ServerCommand.CLUSTER_SECRET_ENV);
 

@@ -15,6 +15,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -262,5 +264,38 @@ class ServerSettingSourcesTest {
         assertEquals("127.0.0.1", command.host);
         assertNull(command.grpcPort);
         assertEquals(List.of(), command.limits);
+    }
+
+    /**
+     * The server refuses an unknown LODESTAR_* variable, so one that the launcher or the CLI reads
+     * and that is missing from the let-be list would stop a server started from the same shell.
+     */
+    @Test
+    void everyVariableTheLauncherOrTheCliReadsIsLetBe() throws Exception {
+        Pattern name = Pattern.compile("LODESTAR_[A-Z_]*[A-Z]");
+        Set<String> used = new HashSet<>();
+        List<Path> sources;
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            sources = files.filter(f -> f.toString().endsWith(".java")).toList();
+        }
+        for (Path f : sources) {
+            name.matcher(Files.readString(f)).results().forEach(m -> used.add(m.group()));
+        }
+        name.matcher(Files.readString(Path.of("../bin/lodestar"))).results().forEach(m -> used.add(m.group()));
+        Set<String> settings = new HashSet<>();
+        ServerCommand command = new ServerCommand();
+        new CommandLine(command);
+        ServerSettingSources.settable(command.spec)
+                .keySet()
+                .forEach(k -> settings.add(ServerSettingSources.envName(k)));
+        for (String variable : used) {
+            if (!variable.startsWith(ServerSettingSources.LIMIT_ENV_PREFIX)
+                    && !ServerSettingSources.LIMIT_ENV_PREFIX.startsWith(variable + "_")) {
+                assertTrue(
+                        settings.contains(variable) || ServerSettingSources.NOT_SETTINGS.contains(variable),
+                        variable + " is read somewhere but would make the server refuse to start");
+            }
+        }
+        assertTrue(used.contains("LODESTAR_SERVER"), String.valueOf(used));
     }
 }
