@@ -194,6 +194,26 @@ public final class LongPollRegistry implements AutoCloseable {
         return byKey.all().size();
     }
 
+    /** The polls held now on {@code key}, each with its client's address and the MD5 it holds. */
+    public List<ConfigListener> listeners(ConfigKey key) {
+        List<ConfigListener> out = new ArrayList<>();
+        for (HeldPoll p : List.copyOf(byKey.of(key))) {
+            out.add(new ConfigListener(key, p.clientIp, p.md5s.get(key)));
+        }
+        return out;
+    }
+
+    /** Every key the polls held now for the client at {@code clientIp} listen to. */
+    public List<ConfigListener> listenersAt(String clientIp) {
+        List<ConfigListener> out = new ArrayList<>();
+        for (HeldPoll p : allHeld()) {
+            if (p.clientIp.equals(clientIp)) {
+                p.md5s.forEach((key, md5) -> out.add(new ConfigListener(key, p.clientIp, md5)));
+            }
+        }
+        return out;
+    }
+
     /** Stops listening to the feed and answers every held poll with no change, so clients re-poll. */
     @Override
     public void close() {

@@ -95,6 +95,12 @@ public final class AccessRules {
             Map.entry("ServiceQueryRequest", READ),
             Map.entry("SubscribeServiceRequest", READ),
             Map.entry("ServiceListRequest", READ),
+            // the operator's views of who listens, subscribes and holds: reads of what they name,
+            // answered from every member
+            Map.entry("GET /nacos/v1/cs/configs/listener", READ),
+            Map.entry("GET /nacos/v1/cs/listener", READ),
+            Map.entry("GET /nacos/v1/ns/service/subscribers", READ),
+            Map.entry("GET /nacos/v1/ns/catalog/instances", READ),
             // cluster administration
             Map.entry("GET /lodestar/v1/cluster", CLUSTER_READ),
             Map.entry("POST /lodestar/v1/cluster/members", CLUSTER_WRITE),

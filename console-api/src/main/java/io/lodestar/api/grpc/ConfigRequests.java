@@ -10,6 +10,7 @@ import io.lodestar.config.ConfigKey;
 import io.lodestar.config.ServedConfig;
 import io.lodestar.config.changelog.ConfigChangeLog;
 import io.lodestar.config.listen.BetaChangeNotices;
+import io.lodestar.config.listen.ConfigListener;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
@@ -18,6 +19,7 @@ import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.LimitExceededException;
 import io.lodestar.error.NotFoundException;
 import io.lodestar.kv.KvStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -81,6 +83,7 @@ final class ConfigRequests implements AutoCloseable {
     private void unlisten(Notifier n, List<ConfigKey> keys) {
         for (ConfigKey k : keys) {
             n.keys.remove(k);
+            n.md5s.remove(k);
             betas.unlisten(k, n);
         }
     }
@@ -88,6 +91,35 @@ final class ConfigRequests implements AutoCloseable {
     @Override
     public void close() {
         betas.close();
+    }
+
+    /** The connections listening to {@code key} here, each named by its client's {@code ip:port}. */
+    List<ConfigListener> listeners(ConfigKey key) {
+        List<ConfigListener> out = new ArrayList<>();
+        notifiers.forEach((connection, n) -> {
+            String md5 = n.md5s.get(key);
+            if (md5 != null) {
+                out.add(new ConfigListener(key, address(connection), md5));
+            }
+        });
+        return out;
+    }
+
+    /** Every key the connections from {@code clientIp} listen to here. */
+    List<ConfigListener> listenersAt(String clientIp) {
+        List<ConfigListener> out = new ArrayList<>();
+        notifiers.forEach((connection, n) -> {
+            if (connection.remoteIp().equals(clientIp)) {
+                n.md5s.forEach((key, md5) -> out.add(new ConfigListener(key, address(connection), md5)));
+            }
+        });
+        return out;
+    }
+
+    private static String address(Connection c) {
+        return c.remoteIp().indexOf(':') >= 0
+                ? "[" + c.remoteIp() + "]:" + c.remotePort()
+                : c.remoteIp() + ":" + c.remotePort();
     }
 
     private CompletableFuture<Reply> query(ConfigOp.Read op, GrpcRequest.Call call) {
@@ -160,6 +192,7 @@ final class ConfigRequests implements AutoCloseable {
             }
             for (ListeningEntry e : entries) {
                 n.keys.put(e.key(), spelled.get(e.key()));
+                n.md5s.put(e.key(), e.md5());
                 betas.listen(e.key(), n);
             }
         }
@@ -183,6 +216,8 @@ final class ConfigRequests implements AutoCloseable {
         private final Connection connection;
         /** The keys listened to, each with its namespace as the client names it. */
         final Map<ConfigKey, String> keys = new ConcurrentHashMap<>();
+        /** The MD5 the client holds of each key, as its last listen said. */
+        final Map<ConfigKey, String> md5s = new ConcurrentHashMap<>();
 
         Notifier(Connection connection) {
             this.connection = connection;

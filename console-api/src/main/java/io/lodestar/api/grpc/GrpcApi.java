@@ -19,13 +19,18 @@ import io.lodestar.api.limits.Limits;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.tls.ServerTls;
+import io.lodestar.config.ConfigKey;
+import io.lodestar.config.listen.ConfigListener;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.kv.KvStore;
+import io.lodestar.naming.model.InstanceAddress;
+import io.lodestar.naming.model.ServiceKey;
 import io.lodestar.naming.service.NamingService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -198,6 +203,51 @@ public final class GrpcApi implements AutoCloseable {
             }
         }
         return byId;
+    }
+
+    /** A client connected here, for operators: {@code ip:port} from the socket, and what it said of itself. */
+    public record Client(String address, String connectionId, String version, Map<String, String> labels) {
+        static Client of(Connection c) {
+            Connection.Setup setup = c.setup();
+            return new Client(
+                    c.remoteIp().indexOf(':') >= 0
+                            ? "[" + c.remoteIp() + "]:" + c.remotePort()
+                            : c.remoteIp() + ":" + c.remotePort(),
+                    c.id(),
+                    setup == null ? null : setup.clientVersion(),
+                    setup == null ? Map.of() : setup.labels());
+        }
+    }
+
+    /** The connections listening to {@code key} here, each with the MD5 its last listen said it holds. */
+    public List<ConfigListener> configListeners(ConfigKey key) {
+        return config.listeners(key);
+    }
+
+    /** Every key the connections from {@code clientIp} listen to here. */
+    public List<ConfigListener> configListenersAt(String clientIp) {
+        return config.listenersAt(clientIp);
+    }
+
+    /** The clients subscribed to {@code service} here, each with the clusters it asked for. */
+    public Map<Client, String> subscribers(ServiceKey service) {
+        Map<Client, String> out = new LinkedHashMap<>();
+        naming.pushes().subscribers(service).forEach((c, clusters) -> {
+            if (!c.closed()) {
+                out.put(Client.of(c), clusters);
+            }
+        });
+        return out;
+    }
+
+    /** The clients whose connections hold each of {@code service}'s instances here. */
+    public Map<InstanceAddress, List<Client>> holders(ServiceKey service) {
+        Map<InstanceAddress, List<Client>> out = new HashMap<>();
+        naming.held()
+                .holders(service)
+                .forEach((address, connections) ->
+                        out.put(address, connections.stream().map(Client::of).toList()));
+        return out;
     }
 
     /** Another server's HTTP address, where a client is sent; it derives the gRPC port from it. */

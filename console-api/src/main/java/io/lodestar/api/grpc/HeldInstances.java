@@ -125,6 +125,22 @@ final class HeldInstances {
         return releaseAll(service, released);
     }
 
+    /** The connections holding each instance of {@code service} here. */
+    Map<InstanceAddress, List<Connection>> holders(ServiceKey service) {
+        Map<InstanceAddress, List<Connection>> out = new HashMap<>();
+        holdersByConnection.forEach((connection, holder) -> {
+            synchronized (holder) {
+                Map<InstanceAddress, Held> mine = holder.instances.get(service);
+                if (mine != null && !holder.closed) {
+                    mine.keySet()
+                            .forEach(a -> out.computeIfAbsent(a, k -> new ArrayList<>())
+                                    .add(connection));
+                }
+            }
+        });
+        return out;
+    }
+
     private Holder holder(Connection c) {
         return holdersByConnection.computeIfAbsent(c, k -> new Holder());
     }

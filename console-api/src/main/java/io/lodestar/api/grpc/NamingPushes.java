@@ -120,6 +120,12 @@ final class NamingPushes {
         delivery.forget(new Target(connection, service));
     }
 
+    /** The connections subscribed to {@code service} here, each with the clusters it asked for. */
+    Map<Connection, String> subscribers(ServiceKey service) {
+        Map<Connection, String> subs = subscribers.get(service);
+        return subs == null ? Map.of() : Map.copyOf(subs);
+    }
+
     /** The connection closed: its subscriptions and pushes in flight go. */
     void closed(Connection connection) {
         Subscriber subscriber = byConnection.remove(connection);

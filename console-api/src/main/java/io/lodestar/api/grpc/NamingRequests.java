@@ -152,4 +152,12 @@ final class NamingRequests implements AutoCloseable {
         }
         timer.shutdownNow();
     }
+
+    HeldInstances held() {
+        return held;
+    }
+
+    NamingPushes pushes() {
+        return pushes;
+    }
 }

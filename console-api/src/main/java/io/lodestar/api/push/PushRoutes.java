@@ -11,6 +11,7 @@ import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.json.Json;
 import io.lodestar.api.request.Names;
 import io.lodestar.config.ConfigKey;
+import io.lodestar.config.listen.ConfigListener;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.error.InvalidRequestException;
 import java.time.Duration;
@@ -58,9 +59,41 @@ public final class PushRoutes {
         this.reads = reads;
     }
 
-    public static void install(Javalin app, PushHub hub, ReadCheck reads) {
+    /** Serves the channel on {@code app}; the answer lists who listens through it. */
+    public static PushRoutes install(Javalin app, PushHub hub, ReadCheck reads) {
         PushRoutes routes = new PushRoutes(hub, reads);
         app.ws(PATH, routes::configure);
+        return routes;
+    }
+
+    /** The connections to this node that subscribe to {@code key}, each with the MD5 it holds as far as known. */
+    public List<ConfigListener> listeners(ConfigKey key) {
+        List<ConfigListener> out = new ArrayList<>();
+        for (WsPushSession s : List.copyOf(sessions.values())) {
+            ConfigListener l = s.listener(key);
+            if (l != null) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /** Every key the connections from {@code clientIp} subscribe to. */
+    public List<ConfigListener> listenersAt(String clientIp) {
+        List<ConfigListener> out = new ArrayList<>();
+        for (WsPushSession s : List.copyOf(sessions.values())) {
+            if (clientIp.equals(s.clientAddress())) {
+                out.addAll(s.listeners());
+            }
+        }
+        return out;
+    }
+
+    /** A socket's peer as an IP literal (no port, no host name), or null. */
+    static String address(java.net.SocketAddress socket) {
+        return socket instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress()
+                : null;
     }
 
     private void configure(WsConfig ws) {
@@ -146,7 +179,7 @@ public final class PushRoutes {
             }
             since = sinceNode.asLong();
         }
-        if (!session.addKeys(subs.stream().map(PushHub.Subscription::key).toList(), MAX_KEYS)) {
+        if (!session.addKeys(subs, MAX_KEYS)) {
             reject(ctx, "more than " + MAX_KEYS + " keys subscribed on one connection");
             return;
         }

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.javalin.websocket.WsContext;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.changelog.ConfigChangeLog;
+import io.lodestar.config.listen.ConfigListener;
+import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,21 +21,40 @@ final class WsPushSession implements PushSession {
     static final int TRY_AGAIN_LATER = 1013;
 
     private final WsContext ctx;
-    private final Set<ConfigKey> keys = new HashSet<>();
+    /** The keys subscribed, each with the MD5 the client holds as far as this node knows (null: not said). */
+    private final Map<ConfigKey, String> keys = new HashMap<>();
 
     WsPushSession(WsContext ctx) {
         this.ctx = ctx;
     }
 
     /** Adds to the connection's keys unless that makes more than {@code max}. */
-    synchronized boolean addKeys(List<ConfigKey> more, int max) {
-        Set<ConfigKey> all = new HashSet<>(keys);
-        all.addAll(more);
+    synchronized boolean addKeys(List<PushHub.Subscription> more, int max) {
+        Set<ConfigKey> all = new HashSet<>(keys.keySet());
+        more.forEach(sub -> all.add(sub.key()));
         if (all.size() > max) {
             return false;
         }
-        keys.addAll(more);
+        more.forEach(sub -> keys.put(sub.key(), sub.md5()));
         return true;
+    }
+
+    /** The client's address, from the socket. */
+    String clientAddress() {
+        return PushRoutes.address(ctx.session.getRemoteAddress());
+    }
+
+    /** The keys subscribed with the MD5 the client was last told of (or gave), a copy. */
+    synchronized List<ConfigListener> listeners() {
+        String address = clientAddress();
+        List<ConfigListener> out = new ArrayList<>();
+        keys.forEach((key, md5) -> out.add(new ConfigListener(key, address, md5)));
+        return out;
+    }
+
+    /** The key's listener on this connection, or null when it does not subscribe to it. */
+    synchronized ConfigListener listener(ConfigKey key) {
+        return keys.containsKey(key) ? new ConfigListener(key, clientAddress(), keys.get(key)) : null;
     }
 
     synchronized void removeKeys(List<ConfigKey> gone) {
@@ -40,6 +63,10 @@ final class WsPushSession implements PushSession {
 
     @Override
     public void send(ConfigChangeLog.Change change) {
+        synchronized (this) {
+            // what the client holds once it pulls what it is told of: the operator's view shows it
+            keys.computeIfPresent(change.key(), (k, old) -> change.deleted() ? "" : change.md5());
+        }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "changed");
         m.put("dataId", change.key().dataId());

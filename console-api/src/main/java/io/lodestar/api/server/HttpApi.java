@@ -37,6 +37,9 @@ import io.lodestar.api.v1.naming.OperatorRoutes;
 import io.lodestar.api.v1.naming.ServiceRoutes;
 import io.lodestar.api.v2.ConfigV2Routes;
 import io.lodestar.api.v2.NamingV2Routes;
+import io.lodestar.api.views.ClusterGather;
+import io.lodestar.api.views.NodeViews;
+import io.lodestar.api.views.ViewRoutes;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.push.PushHub;
@@ -165,11 +168,16 @@ public final class HttpApi {
         app.afterMatched(ctx -> checks.completed(JavalinExchange.of(ctx), ctx.statusCode()));
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
-        HealthRoutes.install(app, s.store(), s.readiness());
+        PushRoutes push = PushRoutes.install(app, s.push(), s.auth()::checkRead);
+        ClusterGather gather = new ClusterGather(
+                        s.store(),
+                        new NodeViews(s.store(), s.readiness(), s.listeners(), push, s.grpc(), s.udp(), s.naming()),
+                        ClusterGather.DEFAULT_DEADLINE_MS)
+                .serve();
+        HealthRoutes.install(app, s.store(), s.readiness(), gather::memberStatus);
         MembershipRoutes.install(app, s.store());
         metrics.install(app, scrapers);
-        NamespaceRoutes.install(app, s.namespaces());
-        PushRoutes.install(app, s.push(), s.auth()::checkRead);
+        NamespaceRoutes.install(app, s.namespaces(), s.naming()::serviceCount);
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
         if (s.grpc() != null) {
             ConnectionRoutes.install(
@@ -191,6 +199,7 @@ public final class HttpApi {
         ClusterRoutes.install(routes, s.naming());
         NamingHealthRoutes.install(routes, s.naming());
         NamingV2Routes.install(routes, s.naming());
+        ViewRoutes.install(routes, gather, s.naming());
         AccessRules.requireDeclared(operations(app, fast), routes.typed());
         return app;
     }

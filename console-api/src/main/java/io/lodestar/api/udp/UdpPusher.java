@@ -226,6 +226,21 @@ public final class UdpPusher implements AutoCloseable {
         }
     }
 
+    /** The addresses ({@code ip:port}) subscribed to {@code service} here, each with the clusters it asked for. */
+    public Map<String, String> subscribers(ServiceKey service) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<Target, Subscriber> subs = subscribers.get(service);
+        if (subs != null) {
+            subs.keySet().forEach(t -> out.put(hostPort(t.address()), t.clusters()));
+        }
+        return out;
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String ip = a.getAddress().getHostAddress();
+        return ip.indexOf(':') >= 0 ? "[" + ip + "]:" + a.getPort() : ip + ":" + a.getPort();
+    }
+
     public UdpPushSettings settings() {
         return settings;
     }

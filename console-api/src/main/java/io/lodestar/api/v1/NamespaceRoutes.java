@@ -3,6 +3,7 @@ package io.lodestar.api.v1;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.lodestar.api.http.Params;
+import io.lodestar.api.request.Names;
 import io.lodestar.config.namespace.Namespace;
 import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.namespace.NamespaceUsage;
@@ -11,6 +12,7 @@ import io.lodestar.error.NotFoundException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * {@code /nacos/v1/console/namespaces} with Nacos 1.4/2.x bodies: list, detail ({@code show=all}),
@@ -26,8 +28,9 @@ public final class NamespaceRoutes {
 
     private NamespaceRoutes() {}
 
-    public static void install(Javalin app, NamespaceService namespaces) {
-        app.get(PATH, ctx -> get(ctx, namespaces));
+    /** {@code serviceCount}: the services of a namespace, by its canonical id (the registry's count). */
+    public static void install(Javalin app, NamespaceService namespaces, ToLongFunction<String> serviceCount) {
+        app.get(PATH, ctx -> get(ctx, namespaces, serviceCount));
         app.post(PATH, ctx -> {
             String id = Params.get(ctx, "customNamespaceId");
             String name = Params.get(ctx, "namespaceName");
@@ -46,7 +49,7 @@ public final class NamespaceRoutes {
         });
     }
 
-    private static void get(Context ctx, NamespaceService namespaces) {
+    private static void get(Context ctx, NamespaceService namespaces, ToLongFunction<String> serviceCount) {
         if ("true".equals(Params.get(ctx, "checkNamespaceIdExist"))) {
             ctx.json(namespaces.exists(Params.get(ctx, "customNamespaceId")));
         } else if ("all".equals(Params.get(ctx, "show"))) {
@@ -58,14 +61,14 @@ public final class NamespaceRoutes {
             if (usage == null) {
                 throw new NotFoundException("namespaceId", "namespace '" + id + "' does not exist");
             }
-            Map<String, Object> body = body(usage);
+            Map<String, Object> body = body(usage, serviceCount);
             if (usage.namespace().isPublic()) {
                 body.put("namespaceShowName", "Public"); // Nacos's detail capitalises it; its list does not
             }
             ctx.json(body);
         } else {
             List<Map<String, Object>> data =
-                    namespaces.list().stream().map(NamespaceRoutes::body).toList();
+                    namespaces.list().stream().map(u -> body(u, serviceCount)).toList();
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("code", 200);
             result.put("message", null);
@@ -74,7 +77,7 @@ public final class NamespaceRoutes {
         }
     }
 
-    private static Map<String, Object> body(NamespaceUsage usage) {
+    private static Map<String, Object> body(NamespaceUsage usage, ToLongFunction<String> serviceCount) {
         Namespace ns = usage.namespace();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("namespace", ns.id());
@@ -82,6 +85,7 @@ public final class NamespaceRoutes {
         m.put("namespaceDesc", ns.desc());
         m.put("quota", QUOTA);
         m.put("configCount", usage.configCount());
+        m.put("serviceCount", serviceCount.applyAsLong(Names.canonical(ns.id())));
         m.put("type", ns.isPublic() ? TYPE_PUBLIC : TYPE_CUSTOM);
         return m;
     }

@@ -7,6 +7,7 @@ import io.lodestar.naming.ephemeral.EphemeralRegistry;
 import io.lodestar.naming.ephemeral.Mutation;
 import io.lodestar.naming.ephemeral.ServiceCopy;
 import io.lodestar.naming.model.ServiceKey;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -108,6 +109,18 @@ public final class Distro implements AutoCloseable {
         // here, not on the timer: a node without peers must count as loaded (and age its instances) at once
         load.start();
         return this;
+    }
+
+    /**
+     * The last checksum comparison with a peer: when ({@code atMillis}, wall clock), how many
+     * services this node owned and sent, how many the peer held differently ({@code -1} when the
+     * peer did not answer, {@code error} saying why).
+     */
+    public record PeerVerify(long atMillis, int servicesSent, int differing, String error) {}
+
+    /** The last verification with each peer, by its Raft address; empty before the first round. */
+    public Map<String, PeerVerify> lastVerify() {
+        return verification.lastVerify();
     }
 
     /** This member's address, as holders are named ({@link EphemeralWrite.Register}). */

@@ -28,6 +28,8 @@ final class DistroVerification {
     private final DistroSync sync;
     private final BooleanSupplier loaded;
     private final Distro.Options options;
+    /** The last verification with each peer, for operators. */
+    private final Map<String, Distro.PeerVerify> lastVerify = new java.util.concurrent.ConcurrentHashMap<>();
 
     DistroVerification(
             PeerChannel channel,
@@ -44,6 +46,11 @@ final class DistroVerification {
         this.sync = sync;
         this.loaded = loaded;
         this.options = options;
+    }
+
+    /** The last verification round's outcome with each peer it reached or tried. */
+    Map<String, Distro.PeerVerify> lastVerify() {
+        return Map.copyOf(lastVerify);
     }
 
     /** One verification round with every live peer; never throws. */
@@ -73,10 +80,19 @@ final class DistroVerification {
                 }
                 channel.send(peer, Distro.VERIFY, body, options.requestTimeoutMs())
                         .thenAccept(answer -> {
-                            sync.send(List.of(peer), DistroCodec.decode(answer, DistroCodec::readKeys));
+                            List<ServiceKey> differ = DistroCodec.decode(answer, DistroCodec::readKeys);
+                            lastVerify.put(
+                                    peer,
+                                    new Distro.PeerVerify(
+                                            System.currentTimeMillis(), owned.size(), differ.size(), null));
+                            sync.send(List.of(peer), differ);
                         })
                         .exceptionally(error -> {
                             LOG.debug("verify with {} failed: {}", peer, error.toString());
+                            lastVerify.put(
+                                    peer,
+                                    new Distro.PeerVerify(
+                                            System.currentTimeMillis(), owned.size(), -1, error.toString()));
                             return null;
                         });
             }

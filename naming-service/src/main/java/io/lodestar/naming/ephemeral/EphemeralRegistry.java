@@ -144,6 +144,17 @@ public final class EphemeralRegistry {
         return Optional.ofNullable(found[0]);
     }
 
+    /** The member holding each of the service's instances held for a connection (the rest are kept by beats). */
+    public Map<InstanceAddress, String> holders(ServiceKey service) {
+        @SuppressWarnings("unchecked")
+        Map<InstanceAddress, String>[] found = new Map[] {Map.of()};
+        services.computeIfPresent(service, (key, e) -> {
+            found[0] = e.holdersLocked();
+            return e;
+        });
+        return found[0];
+    }
+
     /** The instances {@code member} holds, by service: a pass over every service, each read under its lock. */
     public Map<ServiceKey, Set<InstanceAddress>> heldBy(String member) {
         Map<ServiceKey, Set<InstanceAddress>> out = new HashMap<>();

@@ -6,6 +6,7 @@ import io.lodestar.naming.model.ServiceKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The ephemeral state of one service. The mutable fields are touched only by {@link
@@ -79,6 +80,17 @@ final class ServiceEntry {
     String holderLocked(InstanceAddress address) {
         Slot slot = instances.get(address);
         return slot == null ? null : slot.holder;
+    }
+
+    /** The holder of each instance a member holds for a connection; only while the registry holds this entry's lock. */
+    Map<InstanceAddress, String> holdersLocked() {
+        Map<InstanceAddress, String> out = new java.util.HashMap<>();
+        instances.forEach((address, slot) -> {
+            if (slot.holder != null) {
+                out.put(address, slot.holder);
+            }
+        });
+        return out;
     }
 
     /** The addresses of the instances {@code member} holds; only while the registry holds this entry's lock. */

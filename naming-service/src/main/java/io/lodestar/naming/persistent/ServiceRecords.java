@@ -48,6 +48,16 @@ public final class ServiceRecords {
      */
     public record StoredSpec(ServiceSpec spec, long modRevision, boolean defined) {}
 
+    /** The definitions stored in {@code namespace}, from the store's counters (no key is read). */
+    public long count(String namespace) {
+        return store.countedKeys(KEYSPACE, StoreKeys.namespace(namespace));
+    }
+
+    /** Whether a definition of {@code service} is stored. */
+    public boolean stored(ServiceKey service) {
+        return store.get(KEYSPACE, StoreKeys.service(service)) != null;
+    }
+
     public Optional<StoredSpec> get(ServiceKey service) {
         KvEntry e = store.get(KEYSPACE, StoreKeys.service(service));
         if (e == null) {

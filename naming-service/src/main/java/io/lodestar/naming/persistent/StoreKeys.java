@@ -33,6 +33,11 @@ final class StoreKeys {
                 + a.port());
     }
 
+    /** The prefix of every service key (and instance key) in a namespace: the scope the store counts. */
+    static byte[] namespace(String namespace) {
+        return utf8(namespace + SEP);
+    }
+
     /** The prefix of every service key (and instance key) in a group of a namespace. */
     static byte[] group(String namespace, String group) {
         return utf8(namespace + SEP + group + SEP);

@@ -26,9 +26,11 @@ final class NamingModule implements AutoCloseable {
     static final int FEED_CAPACITY = 65_536;
 
     private final ChangeNotifier notifier = new ChangeNotifier();
-    private final EphemeralRegistry ephemeral;
+    final EphemeralRegistry ephemeral;
+    final ServiceRecords records;
+    final PersistentInstances persistent;
     private final AutoCloseable feedSubscription;
-    private final Distro distro;
+    final Distro distro;
     private final HeartbeatMonitor monitor;
 
     final InstanceWrites writes;
@@ -40,8 +42,8 @@ final class NamingModule implements AutoCloseable {
 
     NamingModule(KvStore store, NamingOptions options, Clock clock, boolean scheduleHeartbeatChecks) {
         this.ephemeral = new EphemeralRegistry(clock, options.expiryRules(), this::ephemeralChanged);
-        PersistentInstances persistent = new PersistentInstances(store, options.quotas());
-        ServiceRecords records = new ServiceRecords(store, options.quotas());
+        this.persistent = new PersistentInstances(store, options.quotas());
+        this.records = new ServiceRecords(store, options.quotas());
         AbsenceConfirmation absence = new AbsenceConfirmation(store);
         OneKindRule oneKind = new OneKindRule(ephemeral, persistent);
         this.ephemeralQuotas = new EphemeralQuotas(ephemeral, options.quotas());

@@ -131,6 +131,43 @@ public final class NamingService implements AutoCloseable {
         return module.writes.releaseHeld(service, address);
     }
 
+    /**
+     * The member (its Raft address) holding each of the service's ephemeral instances for a client's
+     * connection, as this node's copy of the registry says; an ephemeral instance not listed is kept
+     * alive by its client's heartbeats.
+     */
+    public Map<InstanceAddress, String> holders(ServiceKey service) {
+        return module.ephemeral.holders(service);
+    }
+
+    /**
+     * The services of {@code namespace}: the stored definitions, from the store's counters, plus
+     * the services only ephemeral instances make (in this node's copy of the registry, each checked
+     * for a stored definition by one point read). Never reads a namespace's definitions one by one.
+     */
+    public long serviceCount(String namespace) {
+        long ephemeralOnly = module.ephemeral.services().stream()
+                .filter(s -> s.namespace().equals(namespace) && module.ephemeral.hasInstances(s))
+                .filter(s -> !module.records.stored(s))
+                .count();
+        return module.records.count(namespace) + ephemeralOnly;
+    }
+
+    /**
+     * Every instance of the service this node knows, enabled or not, healthy or not: the stored
+     * persistent ones, then the ephemeral ones of this node's copy of the registry.
+     */
+    public List<Instance> allInstances(ServiceKey service) {
+        List<Instance> all = new java.util.ArrayList<>(module.persistent.list(service));
+        all.addAll(module.ephemeral.instances(service));
+        return all;
+    }
+
+    /** The last Distro checksum comparison with each peer, by its Raft address. */
+    public Map<String, io.lodestar.naming.distro.Distro.PeerVerify> distroVerifications() {
+        return module.distro.lastVerify();
+    }
+
     /** {@link InstanceWrites#heldHere}. */
     public Map<ServiceKey, Set<InstanceAddress>> heldHere() {
         return module.writes.heldHere();
