@@ -1,0 +1,154 @@
+package io.lodestar.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lodestar.kv.testing.Await;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The operator's views answer for the whole cluster: a listener held on one node and a subscriber
+ * on another are listed by a third, each with the node holding it; a killed member is listed as
+ * unreachable within the deadline while the others' rows still come back.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ClusterViewsIT {
+    /** The members' answer deadline (2 s) plus the asking node's own work and the round trip. */
+    private static final Duration ANSWER_BOUND = Duration.ofSeconds(6);
+
+    @RegisterExtension
+    final LodestarCluster cluster = new LodestarCluster();
+
+    /** HTTP/1.1, so the held poll has its own connection, as a 1.x client's has. */
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+
+    @Test
+    void aListenerOnOneNodeAndASubscriberOnAnotherAreListedByAThirdUntilItsMemberDies() throws Exception {
+        List<ServerProcess> nodes = cluster.start(3);
+        ServerProcess a = nodes.get(0);
+        ServerProcess b = nodes.get(1);
+        ServerProcess c = nodes.get(2);
+        assertEquals(200, StandaloneServerIT.publish(a, "watched", "v1").status());
+        Await.until(
+                Duration.ofSeconds(10),
+                "the config on B",
+                () -> "v1".equals(StandaloneServerIT.read(b, "watched").body()));
+        String md5 = md5("v1");
+
+        CompletableFuture<HttpResponse<String>> poll = http.sendAsync(
+                HttpRequest.newBuilder(URI.create("http://" + b.httpAddress() + "/nacos/v1/cs/configs/listener"))
+                        .timeout(Duration.ofSeconds(90))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .header("Long-Pulling-Timeout", "60000")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "Listening-Configs=watched%02DEFAULT_GROUP%02" + md5 + "%01"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Http.Response subscribed =
+                Http.get(c.httpAddress(), "/nacos/v1/ns/instance/list?serviceName=watched-svc&udpPort=45678");
+        assertEquals(200, subscribed.status(), subscribed.body());
+
+        JsonNode[] listeners = {null};
+        Await.until(Duration.ofSeconds(15), "B's held poll listed by A", () -> {
+            listeners[0] = Http.json(a.httpAddress(), "/nacos/v1/cs/configs/listener?dataId=watched");
+            return row(listeners[0].path("listeners"), "node", b.httpAddress()) != null;
+        });
+        JsonNode held = row(listeners[0].path("listeners"), "node", b.httpAddress());
+        assertEquals("http-long-poll", held.path("protocol").asText(), held.toString());
+        assertEquals(md5, held.path("md5").asText(), held.toString());
+        assertEquals(
+                md5,
+                listeners[0]
+                        .path("lisentersGroupkeyStatus")
+                        .path(held.path("ip").asText())
+                        .asText());
+        assertEquals(3, listeners[0].path("nodes").size(), listeners[0].toString());
+        listeners[0].path("nodes").forEach(n -> assertTrue(n.path("reachable").asBoolean(), n.toString()));
+
+        JsonNode byIp = Http.json(
+                a.httpAddress(), "/nacos/v1/cs/listener?ip=" + held.path("ip").asText());
+        assertEquals(
+                md5,
+                byIp.path("lisentersGroupkeyStatus")
+                        .path("watched+DEFAULT_GROUP")
+                        .asText(),
+                byIp.toString());
+
+        JsonNode subscribers = Http.json(a.httpAddress(), "/nacos/v1/ns/service/subscribers?serviceName=watched-svc");
+        JsonNode udp = row(subscribers.path("subscribers"), "node", c.httpAddress());
+        assertNotNull(udp, "C's UDP subscriber listed by A: " + subscribers);
+        assertEquals("udp-push", udp.path("protocol").asText(), udp.toString());
+        assertTrue(udp.path("addrStr").asText().endsWith(":45678"), udp.toString());
+
+        JsonNode view = a.view();
+        for (JsonNode m : view.path("members")) {
+            assertEquals("UP", m.path("status").asText(), view.toString());
+            assertTrue(m.path("term").asLong() >= 1, view.toString());
+            assertTrue(m.path("appliedIndex").asLong() >= 1, view.toString());
+            assertTrue(m.has("commitIndex") && m.has("readiness") && m.has("distro"), view.toString());
+        }
+
+        c.kill();
+        long start = System.nanoTime();
+        JsonNode afterKill = Http.json(a.httpAddress(), "/nacos/v1/ns/service/subscribers?serviceName=watched-svc");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(took.compareTo(ANSWER_BOUND) < 0, "answered within the deadline, took " + took);
+        JsonNode dead = row(afterKill.path("nodes"), "node", c.httpAddress());
+        assertNotNull(dead, afterKill.toString());
+        assertFalse(dead.path("reachable").asBoolean(), dead.toString());
+        assertFalse(dead.path("error").asText().isEmpty(), dead.toString());
+        assertEquals(0, afterKill.path("count").asInt(), "the dead member's subscriber went with it: " + afterKill);
+
+        JsonNode stillHeld = Http.json(a.httpAddress(), "/nacos/v1/cs/configs/listener?dataId=watched");
+        assertNotNull(row(stillHeld.path("listeners"), "node", b.httpAddress()), stillHeld.toString());
+        assertFalse(row(stillHeld.path("nodes"), "node", c.httpAddress())
+                .path("reachable")
+                .asBoolean());
+
+        start = System.nanoTime();
+        JsonNode viewAfter = a.view();
+        took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(took.compareTo(ANSWER_BOUND) < 0, "the cluster view answered within the deadline, took " + took);
+        JsonNode deadMember = row(viewAfter.path("members"), "address", c.raftAddress());
+        assertEquals("UNREACHABLE", deadMember.path("status").asText(), viewAfter.toString());
+        assertEquals(
+                "UP",
+                row(viewAfter.path("members"), "address", b.raftAddress())
+                        .path("status")
+                        .asText());
+
+        assertEquals(200, StandaloneServerIT.publish(a, "watched", "v2").status());
+        assertEquals(200, poll.get(30, TimeUnit.SECONDS).statusCode(), "the held poll is woken by the change");
+    }
+
+    private static JsonNode row(JsonNode rows, String field, String value) {
+        for (JsonNode r : rows) {
+            if (value.equals(r.path(field).asText())) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static String md5(String s) throws Exception {
+        byte[] d = java.security.MessageDigest.getInstance("MD5")
+                .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(d);
+    }
+}
