@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.api.json.Json;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.MemberState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * itself, the others over the store's {@link io.lodestar.kv.cluster.PeerChannel}, where every
  * frame carries an HMAC under the cluster secret (so only members ask, and only members answer;
  * no header or source address is trusted). A member that does not answer within the deadline is
- * listed as unreachable, with the reason, and the others' answers still count.
+ * listed as unreachable, with the reason, and the others' answers still count; so is one the
+ * group's status checks already report unreachable, without waiting for it.
  *
  * <p>The question was authorized on the node the client asked; a member answers a member's question
  * without checking a user, as it answers Distro's. Questions and answers are JSON read into Jackson's
@@ -127,6 +129,12 @@ public final class ClusterGather {
     }
 
     private CompletableFuture<NodeAnswer> ask(ClusterView.Member m, byte[] payload) {
+        if (m.state() == MemberState.UNREACHABLE) {
+            // the group's own status checks (every second) already miss it: waiting out the
+            // deadline would only slow every view while a member is down or cut off
+            return CompletableFuture.completedFuture(new NodeAnswer(
+                    m.address(), m.httpAddress(), false, null, "the members' status checks do not reach it"));
+        }
         CompletableFuture<byte[]> sent;
         try {
             sent = store.peers().send(m.address(), TOPIC, payload, deadlineMs);
