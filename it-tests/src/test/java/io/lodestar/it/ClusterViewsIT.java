@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.alibaba.nacos.api.NacosFactory;
+import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.config.ConfigService;
+import com.alibaba.nacos.api.config.listener.AbstractListener;
+import com.alibaba.nacos.api.naming.NamingService;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.kv.testing.Await;
 import java.net.URI;
@@ -13,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,6 +34,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ClusterViewsIT {
     /** The members' answer deadline (2 s) plus the asking node's own work and the round trip. */
     private static final Duration ANSWER_BOUND = Duration.ofSeconds(6);
+
+    static {
+        NacosClientHome.init(); // before any nacos-client class loads
+    }
 
     @RegisterExtension
     final LodestarCluster cluster = new LodestarCluster();
@@ -135,6 +145,50 @@ class ClusterViewsIT {
 
         assertEquals(200, StandaloneServerIT.publish(a, "watched", "v2").status());
         assertEquals(200, poll.get(30, TimeUnit.SECONDS).statusCode(), "the held poll is woken by the change");
+    }
+
+    /** nacos-client 1.4 (HTTP): its long-poll, its beat-kept instance and its UDP subscription, all on B. */
+    @Test
+    void aNacosClientsListenInstanceAndSubscriptionOnOneNodeAreListedByAnother() throws Exception {
+        List<ServerProcess> nodes = cluster.start(3);
+        ServerProcess a = nodes.get(0);
+        ServerProcess b = nodes.get(1);
+        Properties props = new Properties();
+        props.put(PropertyKeyConst.SERVER_ADDR, b.httpAddress()); // it talks to B only
+        ConfigService config = NacosFactory.createConfigService(props);
+        NamingService naming = NacosFactory.createNamingService(props);
+        try {
+            config.addListener("client-watched", "DEFAULT_GROUP", new AbstractListener() {
+                @Override
+                public void receiveConfigInfo(String content) {}
+            });
+            naming.registerInstance("client-svc", "127.0.0.77", 7777);
+            naming.subscribe("client-svc", event -> {});
+
+            JsonNode[] answer = {null};
+            Await.until(Duration.ofSeconds(30), "B's long-poll listed by A", () -> {
+                answer[0] = Http.json(a.httpAddress(), "/nacos/v1/cs/configs/listener?dataId=client-watched");
+                JsonNode r = row(answer[0].path("listeners"), "node", b.httpAddress());
+                return r != null && r.path("protocol").asText().equals("http-long-poll");
+            });
+
+            Await.until(Duration.ofSeconds(30), "the beat-kept instance listed by A", () -> {
+                answer[0] = Http.json(a.httpAddress(), "/nacos/v1/ns/catalog/instances?serviceName=client-svc");
+                return row(answer[0].path("list"), "ip", "127.0.0.77") != null;
+            });
+            JsonNode heldBy = row(answer[0].path("list"), "ip", "127.0.0.77").path("heldBy");
+            assertEquals("http-beat", heldBy.path("kind").asText(), heldBy.toString());
+
+            Await.until(Duration.ofSeconds(30), "B's UDP subscriber listed by A", () -> {
+                answer[0] = Http.json(a.httpAddress(), "/nacos/v1/ns/service/subscribers?serviceName=client-svc");
+                return row(answer[0].path("subscribers"), "node", b.httpAddress()) != null;
+            });
+            JsonNode sub = row(answer[0].path("subscribers"), "node", b.httpAddress());
+            assertEquals("udp-push", sub.path("protocol").asText(), sub.toString());
+        } finally {
+            naming.shutDown();
+            config.shutDown();
+        }
     }
 
     private static JsonNode row(JsonNode rows, String field, String value) {
