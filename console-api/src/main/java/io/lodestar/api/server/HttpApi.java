@@ -169,10 +169,9 @@ public final class HttpApi {
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
         PushRoutes push = PushRoutes.install(app, s.push(), s.auth()::checkRead);
+        NodeViews views = new NodeViews(s.store(), s.readiness(), s.listeners(), push, s.grpc(), s.udp(), s.naming());
         ClusterGather gather = new ClusterGather(
-                        s.store(),
-                        new NodeViews(s.store(), s.readiness(), s.listeners(), push, s.grpc(), s.udp(), s.naming()),
-                        ClusterGather.DEFAULT_DEADLINE_MS)
+                        s.store(), views::answer, ClusterGather.DEFAULT_DEADLINE_MS, host + ":" + port)
                 .serve();
         HealthRoutes.install(app, s.store(), s.readiness(), gather::memberStatus);
         MembershipRoutes.install(app, s.store());

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +36,11 @@ public final class ClusterGather {
     public static final long DEFAULT_DEADLINE_MS = 2_000;
 
     private final KvStore store;
-    private final NodeViews local;
+    /** This node's answer to a question ({@link NodeViews#answer}). */
+    private final Function<JsonNode, JsonNode> local;
+
     private final long deadlineMs;
+    private final String selfHttpAddress;
 
     /** One member's answer, or why there is none ({@code answer} null, {@code error} set). */
     public record NodeAnswer(String raftAddress, String httpAddress, boolean self, JsonNode answer, String error) {
@@ -50,7 +54,9 @@ public final class ClusterGather {
         }
     }
 
-    public ClusterGather(KvStore store, NodeViews local, long deadlineMs) {
+    /** {@code selfHttpAddress}: this node's HTTP {@code host:port}, how its rows name it. */
+    public ClusterGather(KvStore store, Function<JsonNode, JsonNode> local, long deadlineMs, String selfHttpAddress) {
+        this.selfHttpAddress = selfHttpAddress;
         this.store = store;
         this.local = local;
         this.deadlineMs = deadlineMs;
@@ -61,7 +67,7 @@ public final class ClusterGather {
         store.peers().handle(TOPIC, (from, payload) -> {
             try {
                 JsonNode question = Json.MAPPER.readTree(payload);
-                return CompletableFuture.completedFuture(Json.MAPPER.writeValueAsBytes(local.answer(question)));
+                return CompletableFuture.completedFuture(Json.MAPPER.writeValueAsBytes(local.apply(question)));
             } catch (IOException | RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -102,7 +108,7 @@ public final class ClusterGather {
     }
 
     /** Every member's answer to {@code question}, this node's first, then the others' in the group's order. */
-    CompletableFuture<List<NodeAnswer>> gather(JsonNode question) {
+    public CompletableFuture<List<NodeAnswer>> gather(JsonNode question) {
         ClusterView view = store.cluster();
         byte[] payload;
         try {
@@ -111,13 +117,9 @@ public final class ClusterGather {
             throw new IllegalStateException(e);
         }
         List<CompletableFuture<NodeAnswer>> answers = new ArrayList<>();
-        String selfHttp = view.members().stream()
-                .filter(m -> m.address().equals(view.self()))
-                .map(ClusterView.Member::httpAddress)
-                .findFirst()
-                .orElse(null);
+        // this node by the address it serves on: the group learns it only once it is published
         answers.add(CompletableFuture.completedFuture(
-                new NodeAnswer(view.self(), selfHttp, true, local.answer(question), null)));
+                new NodeAnswer(view.self(), selfHttpAddress, true, local.apply(question), null)));
         for (ClusterView.Member m : view.members()) {
             if (m.address().equals(view.self())) {
                 continue;
