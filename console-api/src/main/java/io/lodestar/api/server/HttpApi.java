@@ -176,7 +176,7 @@ public final class HttpApi {
         HealthRoutes.install(app, s.store(), s.readiness(), gather::memberStatus);
         MembershipRoutes.install(app, s.store());
         metrics.install(app, scrapers);
-        NamespaceRoutes.install(app, s.namespaces(), s.naming()::serviceCount);
+        NamespaceRoutes.install(app, s.namespaces(), s.naming()::serviceCounts);
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());
         if (s.grpc() != null) {
             ConnectionRoutes.install(

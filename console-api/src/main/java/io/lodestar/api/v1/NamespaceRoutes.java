@@ -9,10 +9,11 @@ import io.lodestar.config.namespace.NamespaceService;
 import io.lodestar.config.namespace.NamespaceUsage;
 import io.lodestar.error.InvalidRequestException;
 import io.lodestar.error.NotFoundException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToLongFunction;
+import java.util.function.Function;
 
 /**
  * {@code /nacos/v1/console/namespaces} with Nacos 1.4/2.x bodies: list, detail ({@code show=all}),
@@ -28,9 +29,10 @@ public final class NamespaceRoutes {
 
     private NamespaceRoutes() {}
 
-    /** {@code serviceCount}: the services of a namespace, by its canonical id (the registry's count). */
-    public static void install(Javalin app, NamespaceService namespaces, ToLongFunction<String> serviceCount) {
-        app.get(PATH, ctx -> get(ctx, namespaces, serviceCount));
+    /** {@code serviceCounts}: the services of each namespace asked, by canonical id (the registry's counts). */
+    public static void install(
+            Javalin app, NamespaceService namespaces, Function<Collection<String>, Map<String, Long>> serviceCounts) {
+        app.get(PATH, ctx -> get(ctx, namespaces, serviceCounts));
         app.post(PATH, ctx -> {
             String id = Params.get(ctx, "customNamespaceId");
             String name = Params.get(ctx, "namespaceName");
@@ -49,7 +51,8 @@ public final class NamespaceRoutes {
         });
     }
 
-    private static void get(Context ctx, NamespaceService namespaces, ToLongFunction<String> serviceCount) {
+    private static void get(
+            Context ctx, NamespaceService namespaces, Function<Collection<String>, Map<String, Long>> serviceCounts) {
         if ("true".equals(Params.get(ctx, "checkNamespaceIdExist"))) {
             ctx.json(namespaces.exists(Params.get(ctx, "customNamespaceId")));
         } else if ("all".equals(Params.get(ctx, "show"))) {
@@ -61,14 +64,17 @@ public final class NamespaceRoutes {
             if (usage == null) {
                 throw new NotFoundException("namespaceId", "namespace '" + id + "' does not exist");
             }
-            Map<String, Object> body = body(usage, serviceCount);
+            Map<String, Object> body = body(usage, serviceCounts.apply(List.of(id(usage))));
             if (usage.namespace().isPublic()) {
                 body.put("namespaceShowName", "Public"); // Nacos's detail capitalises it; its list does not
             }
             ctx.json(body);
         } else {
+            List<NamespaceUsage> all = namespaces.list();
+            Map<String, Long> services =
+                    serviceCounts.apply(all.stream().map(NamespaceRoutes::id).toList());
             List<Map<String, Object>> data =
-                    namespaces.list().stream().map(u -> body(u, serviceCount)).toList();
+                    all.stream().map(u -> body(u, services)).toList();
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("code", 200);
             result.put("message", null);
@@ -77,7 +83,11 @@ public final class NamespaceRoutes {
         }
     }
 
-    private static Map<String, Object> body(NamespaceUsage usage, ToLongFunction<String> serviceCount) {
+    private static String id(NamespaceUsage usage) {
+        return Names.canonical(usage.namespace().id());
+    }
+
+    private static Map<String, Object> body(NamespaceUsage usage, Map<String, Long> serviceCounts) {
         Namespace ns = usage.namespace();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("namespace", ns.id());
@@ -85,7 +95,7 @@ public final class NamespaceRoutes {
         m.put("namespaceDesc", ns.desc());
         m.put("quota", QUOTA);
         m.put("configCount", usage.configCount());
-        m.put("serviceCount", serviceCount.applyAsLong(Names.canonical(ns.id())));
+        m.put("serviceCount", serviceCounts.getOrDefault(id(usage), 0L));
         m.put("type", ns.isPublic() ? TYPE_PUBLIC : TYPE_CUSTOM);
         return m;
     }

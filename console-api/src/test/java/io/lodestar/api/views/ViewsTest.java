@@ -209,6 +209,9 @@ class ViewsTest {
         assertNotNull(counted, list.toString());
         assertEquals(2, counted.path("configCount").asInt(), counted.toString());
         assertEquals(2, counted.path("serviceCount").asInt(), "a defined and an ephemeral-only service: " + counted);
+        JsonNode detail = json(send("GET", "/nacos/v1/console/namespaces?show=all&namespaceId=counted", null));
+        assertEquals(2, detail.path("configCount").asInt(), detail.toString());
+        assertEquals(2, detail.path("serviceCount").asInt(), detail.toString());
     }
 
     @Test

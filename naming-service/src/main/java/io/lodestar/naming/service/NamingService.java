@@ -141,16 +141,22 @@ public final class NamingService implements AutoCloseable {
     }
 
     /**
-     * The services of {@code namespace}: the stored definitions, from the store's counters, plus
+     * The services of each of {@code namespaces}: the stored definitions, from the store's counters, plus
      * the services only ephemeral instances make (in this node's copy of the registry, each checked
      * for a stored definition by one point read). Never reads a namespace's definitions one by one.
      */
-    public long serviceCount(String namespace) {
-        long ephemeralOnly = module.ephemeral.services().stream()
-                .filter(s -> s.namespace().equals(namespace) && module.ephemeral.hasInstances(s))
-                .filter(s -> !module.records.stored(s))
-                .count();
-        return module.records.count(namespace) + ephemeralOnly;
+    public Map<String, Long> serviceCounts(java.util.Collection<String> namespaces) {
+        Map<String, Long> counts = new java.util.HashMap<>();
+        for (String namespace : namespaces) {
+            counts.put(namespace, module.records.count(namespace));
+        }
+        // one pass over the registry's services for every namespace asked
+        for (ServiceKey s : module.ephemeral.services()) {
+            if (counts.containsKey(s.namespace()) && module.ephemeral.hasInstances(s) && !module.records.stored(s)) {
+                counts.merge(s.namespace(), 1L, Long::sum);
+            }
+        }
+        return counts;
     }
 
     /**
