@@ -1,48 +1,67 @@
 package io.lodestar.api.cli.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.lodestar.api.cli.client.ClientCommand;
-import io.lodestar.api.cli.client.CommandFailure;
 import io.lodestar.api.cli.client.ExitCodes;
 import io.lodestar.api.cli.client.LodestarClient;
 import io.lodestar.api.cli.client.Output;
+import io.lodestar.api.cli.client.Reply;
 import java.io.IOException;
-import java.net.URI;
-import java.util.List;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
- * How many long-polls each server named by {@code --server} holds ({@code GET
- * /lodestar/v1/config/listeners}): the count is per node, so every node is asked, not just the first
- * that answers. The server keeps no list of listeners per config, so neither can this command.
+ * Who listens to a config on every member ({@code GET /nacos/v1/cs/configs/listener}, which the
+ * node asked gathers): each client's address, protocol and the md5 it holds, so a client holding
+ * a stale md5 stands out. A member that did not answer is named on stderr and makes the exit code
+ * 1, since its listeners are missing from the list.
  */
 @Command(
         name = "listeners",
         mixinStandardHelpOptions = true,
-        description = "Show how many config long-polls (nacos-client 1.x listeners) each --server holds.")
+        description = "List who listens to a config on every member: client address, protocol, the md5 it holds"
+                + " (marked stale when it is not the stored one) and the member holding it.")
 final class ConfigListeners extends ClientCommand {
+    @Mixin
+    KeyOptions key;
+
     @Override
     protected int run(LodestarClient client, Output out) throws IOException, InterruptedException {
+        JsonNode answer =
+                key.on(client.get("/nacos/v1/cs/configs/listener")).ok().json();
+        Reply current = key.on(client.get(ConfigCommand.CONFIGS)).send();
+        String stored = current.status() == 200 ? md5(current.body()) : ""; // none stored: every md5 is stale
         ArrayNode rows = Output.rows();
+        for (JsonNode l : answer.path("listeners")) {
+            String md5 = l.path("md5").asText("");
+            rows.add(Output.row()
+                    .put("client", l.path("clientAddress").asText())
+                    .put("protocol", l.path("protocol").asText())
+                    .put("md5", md5)
+                    .put("current", md5.equals(stored))
+                    .put("node", l.path("node").asText()));
+        }
+        out.table(rows, "client", "protocol", "md5", "current", "node");
         int exit = ExitCodes.OK;
-        for (URI server : List.copyOf(client.servers())) {
-            try {
-                long held = client.pinnedTo(server)
-                        .get("/lodestar/v1/config/listeners")
-                        .ok()
-                        .json()
-                        .path("held")
-                        .asLong();
-                rows.add(Output.row().put("server", server.getAuthority()).put("held", held));
-            } catch (CommandFailure f) {
-                if (f.exitCode() == ExitCodes.REFUSED) {
-                    throw f;
-                }
-                rows.add(Output.row().put("server", server.getAuthority()).put("error", f.getMessage()));
+        for (JsonNode node : answer.path("nodes")) {
+            if (!node.path("reachable").asBoolean(true)) {
+                System.err.println("member " + node.path("node").asText() + " did not answer: "
+                        + node.path("error").asText() + "; its listeners are not listed");
                 exit = ExitCodes.FAILED;
             }
         }
-        out.table(rows, "server", "held", "error");
         return exit;
+    }
+
+    private static String md5(byte[] content) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has MD5", e);
+        }
     }
 }

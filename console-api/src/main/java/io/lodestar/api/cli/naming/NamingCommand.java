@@ -2,21 +2,17 @@ package io.lodestar.api.cli.naming;
 
 import picocli.CommandLine.Command;
 
-/**
- * {@code lodestar naming ...}: services and instances through the Nacos v1 naming API. {@code
- * subscribers} can show only what the server serves: each node's count of UDP subscriptions, no
- * list per service.
- */
+/** {@code lodestar naming ...}: services, instances and subscribers through the Nacos v1 naming API. */
 @Command(
         name = "naming",
         mixinStandardHelpOptions = true,
-        description = "Register and deregister instances, list services and instances, count subscribers,"
-                + " watch a service.",
+        description =
+                "Register and deregister instances, list services, instances and subscribers," + " watch a service.",
         subcommands = {
             RegisterInstance.class,
             DeregisterInstance.class,
             ListNaming.class,
-            NodeSubscribers.class,
+            ServiceSubscribers.class,
             WatchService.class
         })
 public final class NamingCommand {
