@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -106,9 +107,20 @@ class ClusterViewsIT {
         assertEquals("udp-push", udp.path("protocol").asText(), udp.toString());
         assertTrue(udp.path("addrStr").asText().endsWith(":45678"), udp.toString());
 
-        JsonNode view = a.view();
+        // a member's readiness may lag behind its start on a loaded machine: UP is awaited, not assumed
+        JsonNode[] seen = {null};
+        Await.until(
+                Duration.ofSeconds(30),
+                "every member UP in A's view",
+                () -> {
+                    seen[0] = a.view();
+                    return seen[0].path("members").size() == 3
+                            && StreamSupport.stream(seen[0].path("members").spliterator(), false)
+                                    .allMatch(m -> "UP".equals(m.path("status").asText()));
+                },
+                () -> seen[0]);
+        JsonNode view = seen[0];
         for (JsonNode m : view.path("members")) {
-            assertEquals("UP", m.path("status").asText(), view.toString());
             assertTrue(m.path("term").asLong() >= 1, view.toString());
             assertTrue(m.path("appliedIndex").asLong() >= 1, view.toString());
             assertTrue(m.has("commitIndex") && m.has("readiness") && m.has("distro"), view.toString());
