@@ -3,7 +3,7 @@ package io.lodestar.api.cli.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.lodestar.api.cli.client.ClientCommand;
-import io.lodestar.api.cli.client.ExitCodes;
+import io.lodestar.api.cli.client.GatheredAnswer;
 import io.lodestar.api.cli.client.LodestarClient;
 import io.lodestar.api.cli.client.Output;
 import io.lodestar.api.cli.client.Reply;
@@ -46,15 +46,7 @@ final class ConfigListeners extends ClientCommand {
                     .put("node", l.path("node").asText()));
         }
         out.table(rows, "client", "protocol", "md5", "current", "node");
-        int exit = ExitCodes.OK;
-        for (JsonNode node : answer.path("nodes")) {
-            if (!node.path("reachable").asBoolean(true)) {
-                System.err.println("member " + node.path("node").asText() + " did not answer: "
-                        + node.path("error").asText() + "; its listeners are not listed");
-                exit = ExitCodes.FAILED;
-            }
-        }
-        return exit;
+        return GatheredAnswer.reportSilentMembers(answer, "listeners");
     }
 
     private static String md5(byte[] content) {

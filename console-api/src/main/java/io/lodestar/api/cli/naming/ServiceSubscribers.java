@@ -3,7 +3,7 @@ package io.lodestar.api.cli.naming;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.lodestar.api.cli.client.ClientCommand;
-import io.lodestar.api.cli.client.ExitCodes;
+import io.lodestar.api.cli.client.GatheredAnswer;
 import io.lodestar.api.cli.client.LodestarClient;
 import io.lodestar.api.cli.client.Output;
 import java.io.IOException;
@@ -51,14 +51,6 @@ final class ServiceSubscribers extends ClientCommand {
             }
         }
         out.table(rows, "address", "protocol", "agent", "cluster", "node");
-        int exit = ExitCodes.OK;
-        for (JsonNode node : answer.path("nodes")) {
-            if (!node.path("reachable").asBoolean(true)) {
-                System.err.println("member " + node.path("node").asText() + " did not answer: "
-                        + node.path("error").asText() + "; its subscribers are not listed");
-                exit = ExitCodes.FAILED;
-            }
-        }
-        return exit;
+        return GatheredAnswer.reportSilentMembers(answer, "subscribers");
     }
 }
