@@ -33,6 +33,13 @@ import org.slf4j.LoggerFactory;
 public final class Auth implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Auth.class);
     public static final String LOGIN_PATH = "/nacos/v1/auth/users/login";
+
+    /**
+     * How a browser sends its token on a WebSocket upgrade, where it cannot set headers and the URL
+     * would leak it into logs: as one of the offered subprotocols, {@code lodestar.bearer.<token>}
+     * (a JWT's characters are all valid there). The server never selects it.
+     */
+    public static final String WS_BEARER_PROTOCOL_PREFIX = "lodestar.bearer.";
     /** The path of older clients (nacos-client before 1.2). */
     public static final String OLD_LOGIN_PATH = "/nacos/v1/auth/login";
     /** The path nacos-client 3.x tries first. */
@@ -103,6 +110,17 @@ public final class Auth implements AutoCloseable {
             return;
         }
         Resource resource = Resource.config(key);
+        if (!grants.isAdmin(caller) && !grants.permits(caller, 'r', resource)) {
+            throw new io.lodestar.error.ForbiddenException("'" + caller + "' may not read " + resource);
+        }
+    }
+
+    /** As {@link #checkRead(String, io.lodestar.config.ConfigKey)}, for a service (the push channel's subscriptions). */
+    public void checkServiceRead(String caller, io.lodestar.naming.model.ServiceKey service) {
+        if (!enabled) {
+            return;
+        }
+        Resource resource = Resource.service(service);
         if (!grants.isAdmin(caller) && !grants.permits(caller, 'r', resource)) {
             throw new io.lodestar.error.ForbiddenException("'" + caller + "' may not read " + resource);
         }

@@ -6,8 +6,9 @@ import io.lodestar.error.UnauthenticatedException;
 /**
  * Who a request comes from: the caller its access token proves, sent as the {@code accessToken}
  * parameter, an {@code Authorization: Bearer} header, or an {@code accessToken} header (how
- * nacos-client 2.x/3.x sends it in a gRPC request's metadata). Nothing else is trusted: no header
- * names a caller, no address is exempt.
+ * nacos-client 2.x/3.x sends it in a gRPC request's metadata), or, on a WebSocket upgrade from a
+ * browser, an offered subprotocol {@link Auth#WS_BEARER_PROTOCOL_PREFIX}{@code <token>}. Nothing else
+ * is trusted: no header names a caller, no address is exempt.
  */
 final class Authentication {
     private static final String BEARER = "Bearer ";
@@ -38,6 +39,21 @@ final class Authentication {
         if (authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return authorization.substring(BEARER.length()).trim();
         }
-        return request.header("accessToken");
+        String header = request.header("accessToken");
+        return header != null ? header : offeredProtocolToken(request.header("Sec-WebSocket-Protocol"));
+    }
+
+    /** The token in a {@code Sec-WebSocket-Protocol} offer ({@code a, lodestar.bearer.TOKEN, b}), or null. */
+    static String offeredProtocolToken(String offered) {
+        if (offered == null) {
+            return null;
+        }
+        for (String protocol : offered.split(",")) {
+            String p = protocol.trim();
+            if (p.startsWith(Auth.WS_BEARER_PROTOCOL_PREFIX)) {
+                return p.substring(Auth.WS_BEARER_PROTOCOL_PREFIX.length());
+            }
+        }
+        return null;
     }
 }

@@ -14,17 +14,21 @@ import io.lodestar.config.ConfigKey;
 import io.lodestar.config.listen.ConfigListener;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.error.InvalidRequestException;
+import io.lodestar.naming.NamingChangeListener;
+import io.lodestar.naming.model.ServiceKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /lodestar/v1/push}: the config push channel over WebSocket (docs/http-api.md, "Push channel"
+ * {@code /lodestar/v1/push}: the config (and service) push channel over WebSocket (docs/http-api.md, "Push channel"
  * section is the wire format). Notices only say that a key changed; clients pull the content with
  * the ordinary GET. Malformed requests get an {@code error} message and the connection stays;
  * hostile input (not JSON, oversized, too many keys) closes it with 1008.
@@ -32,6 +36,12 @@ import org.slf4j.LoggerFactory;
 public final class PushRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(PushRoutes.class);
     public static final String PATH = "/lodestar/v1/push";
+    /**
+     * The subprotocol a browser offers beside its token ({@code Auth.WS_BEARER_PROTOCOL_PREFIX}):
+     * the server selects it, as a browser requires of a server when it offers any. Clients that offer
+     * none get none, as before.
+     */
+    public static final String PROTOCOL = "lodestar.push.v1";
     /** Keys one connection may subscribe to, in one message and in all. */
     static final int MAX_KEYS = 1000;
     /** Our own limit on a text message; Jetty's (twice this) closes with 1009 beyond it. */
@@ -45,6 +55,8 @@ public final class PushRoutes {
 
     private final PushHub hub;
     private final ReadCheck reads;
+    private final ServiceReadCheck serviceReads;
+    private final ServicePushes services;
     private final Map<String, WsPushSession> sessions = new ConcurrentHashMap<>();
 
     /** Whether the connection's caller (null with authentication off) may read a key. */
@@ -54,16 +66,61 @@ public final class PushRoutes {
         void check(String caller, ConfigKey key);
     }
 
-    private PushRoutes(PushHub hub, ReadCheck reads) {
-        this.hub = hub;
-        this.reads = reads;
+    /** Whether the connection's caller (null with authentication off) may read a service. */
+    @FunctionalInterface
+    public interface ServiceReadCheck {
+        /** Throws {@link io.lodestar.error.ForbiddenException} naming the service when {@code caller} may not read it. */
+        void check(String caller, ServiceKey service);
     }
 
-    /** Serves the channel on {@code app}; the answer lists who listens through it. */
-    public static PushRoutes install(Javalin app, PushHub hub, ReadCheck reads) {
-        PushRoutes routes = new PushRoutes(hub, reads);
+    private PushRoutes(PushHub hub, ReadCheck reads, ServiceReadCheck serviceReads, ServicePushes services) {
+        this.hub = hub;
+        this.reads = reads;
+        this.serviceReads = serviceReads;
+        this.services = services;
+    }
+
+    /**
+     * Serves the channel at {@link #PATH}: config notices from {@code hub}, service notices from what
+     * {@code naming} reports to the listener it is given (for the server's life; its notices are
+     * written on one daemon thread of this channel's, never on the naming notifier's). The answer
+     * lists who listens through it.
+     */
+    public static PushRoutes install(
+            Javalin app,
+            PushHub hub,
+            ReadCheck reads,
+            Function<NamingChangeListener, AutoCloseable> naming,
+            ServiceReadCheck serviceReads) {
+        ServicePushes services = new ServicePushes(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "push-services");
+            t.setDaemon(true);
+            return t;
+        }));
+        // for the server's life: closing the naming service ends it
+        var unused = naming.apply(services::serviceChanged);
+        PushRoutes routes = new PushRoutes(hub, reads, serviceReads, services);
         app.ws(PATH, routes::configure);
+        // after the access check (installed first): only an accepted upgrade gets here
+        app.wsBeforeUpgrade(PATH, ctx -> {
+            if (offers(ctx.header("Sec-WebSocket-Protocol"), PROTOCOL)) {
+                ctx.header("Sec-WebSocket-Protocol", PROTOCOL);
+            }
+        });
         return routes;
+    }
+
+    /** Whether a {@code Sec-WebSocket-Protocol} offer names {@code protocol}. */
+    static boolean offers(String offered, String protocol) {
+        if (offered == null) {
+            return false;
+        }
+        for (String p : offered.split(",")) {
+            if (p.trim().equals(protocol)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The connections to this node that subscribe to {@code key}, each with the MD5 it holds as far as known. */
@@ -117,6 +174,7 @@ public final class PushRoutes {
         if (s != null) {
             ctx.disableAutomaticPings();
             hub.remove(s);
+            services.forget(s);
         }
     }
 
@@ -146,10 +204,12 @@ public final class PushRoutes {
             switch (type) {
                 case "subscribe" -> subscribe(ctx, session, msg);
                 case "unsubscribe" -> unsubscribe(ctx, session, msg);
+                case "subscribe-services" -> subscribeServices(ctx, session, msg);
+                case "unsubscribe-services" -> unsubscribeServices(ctx, session, msg);
                 case "ping" -> session.sendJson(Map.of("type", "pong"));
                 default ->
-                    session.error(
-                            "type: unknown message type '" + type + "' (expected subscribe, unsubscribe or ping)");
+                    session.error("type: unknown message type '" + type
+                            + "' (expected subscribe, unsubscribe, subscribe-services, unsubscribe-services or ping)");
             }
         } catch (InvalidRequestException | io.lodestar.error.ForbiddenException e) {
             session.error(e.getMessage());
@@ -197,6 +257,52 @@ public final class PushRoutes {
         session.removeKeys(keys);
         hub.unsubscribe(session, keys);
         session.sendJson(Map.of("type", "unsubscribed", "count", keys.size()));
+    }
+
+    private void subscribeServices(WsContext ctx, WsPushSession session, JsonNode msg) {
+        List<ServiceKey> keys = serviceKeys(ctx, msg);
+        if (keys == null) {
+            return;
+        }
+        // as for configs: one service the caller may not read refuses the whole message
+        String caller = ctx.attribute(JavalinExchange.CALLER);
+        keys.forEach(k -> serviceReads.check(caller, k));
+        if (!services.subscribe(session, keys, MAX_KEYS)) {
+            reject(ctx, "more than " + MAX_KEYS + " services subscribed on one connection");
+            return;
+        }
+        session.sendJson(Map.of("type", "services-subscribed", "count", keys.size()));
+    }
+
+    private void unsubscribeServices(WsContext ctx, WsPushSession session, JsonNode msg) {
+        List<ServiceKey> keys = serviceKeys(ctx, msg);
+        if (keys == null) {
+            return;
+        }
+        services.unsubscribe(session, keys);
+        session.sendJson(Map.of("type", "services-unsubscribed", "count", keys.size()));
+    }
+
+    /** The message's services, named as the HTTP API names them; null when the connection was closed for it. */
+    private List<ServiceKey> serviceKeys(WsContext ctx, JsonNode msg) {
+        JsonNode list = msg.get("services");
+        if (list == null || !list.isArray() || list.isEmpty()) {
+            throw new InvalidRequestException(
+                    "services", "must be a non-empty array of {namespaceId, groupName, serviceName}");
+        }
+        if (list.size() > MAX_KEYS) {
+            reject(ctx, list.size() + " services in one message; at most " + MAX_KEYS);
+            return null;
+        }
+        List<ServiceKey> out = new ArrayList<>();
+        for (JsonNode k : list) {
+            if (!k.isObject()) {
+                throw new InvalidRequestException(
+                        "services", "each is an object {namespaceId, groupName, serviceName}");
+            }
+            out.add(Names.service(name -> text(k, name)));
+        }
+        return out;
     }
 
     /** The message's key objects; a list holding one null when the connection was closed for it. */

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** One WebSocket connection as the {@link io.lodestar.config.push.PushHub} sees it; sends are serialized. */
-final class WsPushSession implements PushSession {
+final class WsPushSession implements PushSession, ServicePushes.Subscriber {
     static final int GOING_AWAY = 1001;
     static final int TRY_AGAIN_LATER = 1013;
 
@@ -99,7 +99,8 @@ final class WsPushSession implements PushSession {
         sendJson(Map.of("type", "error", "message", message));
     }
 
-    void sendJson(Map<String, ?> message) {
+    @Override
+    public void sendJson(Map<String, ?> message) {
         String text;
         try {
             text = PushRoutes.JSON.writeValueAsString(message);

@@ -168,7 +168,8 @@ public final class HttpApi {
         app.afterMatched(ctx -> checks.completed(JavalinExchange.of(ctx), ctx.statusCode()));
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
-        PushRoutes push = PushRoutes.install(app, s.push(), s.auth()::checkRead);
+        PushRoutes push = PushRoutes.install(
+                app, s.push(), s.auth()::checkRead, s.naming()::subscribe, s.auth()::checkServiceRead);
         NodeViews views = new NodeViews(s.store(), s.readiness(), s.listeners(), push, s.grpc(), s.udp(), s.naming());
         ClusterGather gather = new ClusterGather(
                         s.store(), views::answer, ClusterGather.DEFAULT_DEADLINE_MS, host + ":" + port)
