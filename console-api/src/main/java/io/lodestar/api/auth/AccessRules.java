@@ -29,6 +29,11 @@ public final class AccessRules {
             Map.entry("GET /nacos/v1/console/health/liveness", OPEN),
             Map.entry("GET /nacos/v1/console/health/readiness", OPEN),
             Map.entry("GET /metrics", OPEN),
+            // the web console (ConsoleRoutes): its static files and client-route fallback, which Javalin
+            // checks as "GET *" once no route matched (so no API path; those answer 404), and the redirect
+            // from Nacos's console path. They hold no data; every API call the page makes is checked here
+            Map.entry("GET *", OPEN),
+            Map.entry("GET /nacos", OPEN),
             Map.entry("HealthCheckRequest", OPEN),
             // users, roles, permissions
             Map.entry("GET /nacos/v1/auth/users", ADMIN),

@@ -7,6 +7,7 @@ import io.lodestar.api.auth.Auth;
 import io.lodestar.api.cluster.HealthRoutes;
 import io.lodestar.api.cluster.MembershipRoutes;
 import io.lodestar.api.cluster.NodeReadiness;
+import io.lodestar.api.console.ConsoleRoutes;
 import io.lodestar.api.grpc.ConnectionRoutes;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.http.AddressConnectionLimit;
@@ -133,6 +134,7 @@ public final class HttpApi {
                     (int) Math.min(Integer.MAX_VALUE, maxBody), SizeUnit.BYTES);
             metrics.instrument(config);
             config.showJavalinBanner = false;
+            ConsoleRoutes.configure(config);
             config.http.prefer405over404 = true;
             config.http.maxRequestSize = maxBody;
             // Answers are small and Nacos clients never ask for gzip; the wrapper cost CPU on every answer
@@ -168,6 +170,7 @@ public final class HttpApi {
         app.afterMatched(ctx -> checks.completed(JavalinExchange.of(ctx), ctx.statusCode()));
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
+        ConsoleRoutes.install(app);
         PushRoutes push = PushRoutes.install(
                 app, s.push(), s.auth()::checkRead, s.naming()::subscribe, s.auth()::checkServiceRead);
         NodeViews views = new NodeViews(s.store(), s.readiness(), s.listeners(), push, s.grpc(), s.udp(), s.naming());

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Badge, Button, Code, Group, NumberInput, Stack, Table, Title } from '@mantine/core';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { canWrite, describe } from '../api';
+import { instance, instances, namingWriteProbe, patchInstance, type Instance, type ServiceKey } from '../naming';
+import { watchService } from '../push';
+
+const id = (i: { ip: string; port: number; clusterName: string }) => `${i.clusterName}/${i.ip}:${i.port}`;
+
+export function ServiceDetail() {
+  const [params] = useSearchParams();
+  const key: ServiceKey = { serviceName: params.get('serviceName') ?? '', groupName: params.get('groupName') ?? 'DEFAULT_GROUP', namespaceId: params.get('namespaceId') ?? '' };
+  const navigate = useNavigate();
+  const [rows, setRows] = useState<Instance[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [writable, setWritable] = useState(false);
+  const [live, setLive] = useState(false);
+  // instances seen here: the list leaves disabled ones out, so they are asked for one by one
+  const seen = useRef(new Map<string, Instance>());
+
+  const load = async () => {
+    try {
+      const listed = await instances(key);
+      const listedIds = new Set(listed.map(id));
+      listed.forEach((i) => seen.current.set(id(i), i));
+      const absent = [...seen.current.values()].filter((i) => !listedIds.has(id(i)));
+      const others = (await Promise.all(absent.map((i) => instance(key, i)))).filter((i): i is Instance => i !== null);
+      absent.forEach((i) => { if (!others.some((o) => id(o) === id(i))) seen.current.delete(id(i)); });
+      const all = [...listed, ...others.map((o) => ({ ...o, clusterName: o.clusterName ?? absent.find((a) => a.ip === o.ip && a.port === o.port)?.clusterName ?? 'DEFAULT' }))];
+      all.sort((a, b) => id(a).localeCompare(id(b)));
+      setRows(all);
+      setError(null);
+    } catch (e) {
+      setError(describe(e));
+    }
+  };
+
+  useEffect(() => {
+    load();
+    canWrite(namingWriteProbe(key)).then(setWritable);
+    // the list follows the service: each change pushed by the server is fetched again
+    return watchService(key, load, setLive);
+  }, [key.serviceName, key.groupName, key.namespaceId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const change = async (i: Instance, fields: { weight?: number; enabled?: boolean }) => {
+    try {
+      await patchInstance(key, i, fields);
+      await load();
+    } catch (e) {
+      setError(describe(e));
+    }
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Group>
+          <Title order={3} data-testid="service-title">{key.serviceName}</Title>
+          <Badge variant="light">{key.groupName}</Badge>
+          <Badge variant="outline">{key.namespaceId || 'public'}</Badge>
+          <Badge color={live ? 'green' : 'gray'} data-testid="service-live">{live ? 'live' : 'not live'}</Badge>
+        </Group>
+        <Button variant="default" onClick={() => navigate('/services')}>Back</Button>
+      </Group>
+      {error && <Alert color="red" data-testid="service-error">{error}</Alert>}
+      <Table striped data-testid="instance-table">
+        <Table.Thead>
+          <Table.Tr><Table.Th>Address</Table.Th><Table.Th>Cluster</Table.Th><Table.Th>Health</Table.Th><Table.Th>Weight</Table.Th><Table.Th>Enabled</Table.Th><Table.Th>Ephemeral</Table.Th><Table.Th>Metadata</Table.Th><Table.Th /></Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((i) => (
+            <Table.Tr key={id(i)} data-testid="instance-row" data-instance={`${i.ip}:${i.port}`}>
+              <Table.Td ff="monospace">{i.ip}:{i.port}</Table.Td>
+              <Table.Td>{i.clusterName}</Table.Td>
+              <Table.Td><Badge color={i.healthy ? 'green' : 'red'}>{i.healthy ? 'healthy' : 'unhealthy'}</Badge></Table.Td>
+              <Table.Td>{writable ? <WeightEditor value={i.weight} onSave={(w) => change(i, { weight: w })} /> : i.weight}</Table.Td>
+              <Table.Td><Badge color={i.enabled ? 'blue' : 'gray'} data-testid="instance-enabled">{i.enabled ? 'enabled' : 'disabled'}</Badge></Table.Td>
+              <Table.Td>{i.ephemeral ? 'yes' : 'no'}</Table.Td>
+              <Table.Td>{Object.keys(i.metadata ?? {}).length === 0 ? '—' : <Code>{Object.entries(i.metadata).map(([k, v]) => `${k}=${v}`).join(', ')}</Code>}</Table.Td>
+              <Table.Td>
+                {writable && (
+                  <Button size="compact-xs" variant="light" color={i.enabled ? 'orange' : 'blue'} onClick={() => change(i, { enabled: !i.enabled })} data-testid="toggle-enabled">
+                    {i.enabled ? 'Disable' : 'Enable'}
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+function WeightEditor(props: { value: number; onSave: (w: number) => void }) {
+  const [w, setW] = useState<number | string>(props.value);
+  useEffect(() => setW(props.value), [props.value]);
+  return (
+    <Group gap={4} wrap="nowrap">
+      <NumberInput size="xs" w={80} min={0} max={10000} step={0.5} value={w} onChange={setW} aria-label="Weight" />
+      {Number(w) !== props.value && <Button size="compact-xs" onClick={() => props.onSave(Number(w))}>Save</Button>}
+    </Group>
+  );
+}
