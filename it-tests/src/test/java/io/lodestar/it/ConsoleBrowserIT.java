@@ -270,6 +270,16 @@ class ConsoleBrowserIT {
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=service-table]")));
         waitText("service-table", "ui-svc");
         shot("10-services");
+        // a namespace that holds configs cannot be deleted: the server's refusal is shown
+        click("nav-namespaces");
+        WebElement uiTest = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.xpath("//*[@data-testid='namespace-row'][.//td[normalize-space()='ui-test']]")));
+        uiTest.findElement(By.cssSelector("[data-testid=delete-namespace]")).click();
+        click("confirm-delete-namespace");
+        waitText("namespace-error", "still holds 1 config");
+        waitText("namespace-table", "ui-test");
+        shot("10b-namespace-not-empty");
+
         click("nav-cluster");
         waitText("member-table", "LEADER");
         shot("11-cluster");

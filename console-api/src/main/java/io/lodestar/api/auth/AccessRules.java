@@ -30,8 +30,9 @@ public final class AccessRules {
             Map.entry("GET /nacos/v1/console/health/readiness", OPEN),
             Map.entry("GET /metrics", OPEN),
             // the web console (ConsoleRoutes): its static files and client-route fallback, which Javalin
-            // checks as "GET *" once no route matched (so no API path; those answer 404), and the redirect
-            // from Nacos's console path. They hold no data; every API call the page makes is checked here
+            // checks as "GET *" once no route matched (never on an API path: JavalinExchange names those
+            // otherwise, undeclared), and the redirect from Nacos's console path. They hold no data;
+            // every API call the page makes is checked here
             Map.entry("GET *", OPEN),
             Map.entry("GET /nacos", OPEN),
             Map.entry("HealthCheckRequest", OPEN),

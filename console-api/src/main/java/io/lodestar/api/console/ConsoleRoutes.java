@@ -6,10 +6,10 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.http.staticfiles.Location;
+import io.lodestar.api.http.JavalinExchange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,10 +54,6 @@ public final class ConsoleRoutes {
             "X-Content-Type-Options", "nosniff",
             "Cache-Control", "public, max-age=31536000, immutable");
 
-    /** Paths that belong to the API (and its 404s), never to the console's client-side routes. */
-    private static final List<String> API_PREFIXES =
-            List.of("/nacos/", "/lodestar/", "/metrics", "/v1/", "/v2/", "/v3/");
-
     private ConsoleRoutes() {}
 
     /** Adds the static files and the client-route fallback to {@code config}; nothing when the jar has no bundle. */
@@ -90,7 +86,7 @@ public final class ConsoleRoutes {
 
     private static void page(Context ctx, byte[] index) {
         String path = ctx.path();
-        if (API_PREFIXES.stream().anyMatch(path::startsWith)) {
+        if (JavalinExchange.isApiPath(path)) {
             throw new NotFoundResponse("Endpoint " + ctx.method() + " " + path + " not found");
         }
         PAGE_HEADERS.forEach(ctx::header);

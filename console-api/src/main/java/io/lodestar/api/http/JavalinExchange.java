@@ -35,10 +35,28 @@ public final class JavalinExchange implements Exchange {
         if (operation == null) { // first seen in beforeMatched, where the matched endpoint's path is known
             String method =
                     ctx.method() == HandlerType.HEAD ? "GET" : ctx.method().name();
-            operation = method + ' ' + ctx.endpointHandlerPath();
+            String route = ctx.endpointHandlerPath();
+            // Javalin names a request no route matched "*" (static files, the console's page routes;
+            // a HEAD on a GET route's path too). Open for the console's files, but never on an API
+            // path: there it stays an undeclared operation, refused as before the console existed
+            if ("*".equals(route) && isApiPath(ctx.path())) {
+                route = UNROUTED_API;
+            }
+            operation = method + ' ' + route;
             ctx.attribute(OPERATION, operation);
         }
         return new JavalinExchange(ctx, operation);
+    }
+
+    /** What an API path no route serves is checked as (declared nowhere, so refused). */
+    static final String UNROUTED_API = "* (an API path no route serves)";
+
+    private static final java.util.List<String> API_PREFIXES =
+            java.util.List.of("/nacos/", "/lodestar/", "/metrics", "/v1/", "/v2/", "/v3/");
+
+    /** Whether {@code path} belongs to the API (Nacos's, Lodestar's own, metrics), never to the web console. */
+    public static boolean isApiPath(String path) {
+        return API_PREFIXES.stream().anyMatch(path::startsWith);
     }
 
     /** A WebSocket upgrade request. */
