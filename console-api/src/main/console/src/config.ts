@@ -3,6 +3,7 @@ import { call, getJson, NEVER_MD5, type Params } from './api';
 
 export const CONFIGS = '/nacos/v1/cs/configs';
 export const HISTORY = '/nacos/v1/cs/history';
+export const LISTENERS = '/nacos/v1/cs/configs/listener';
 
 export interface ConfigKey {
   dataId: string;

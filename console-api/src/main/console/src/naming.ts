@@ -37,18 +37,26 @@ export function service(k: ServiceKey) {
   return getJson<ServiceDetail>('/nacos/v1/ns/service', { ...k });
 }
 
-/** The enabled instances (the list leaves disabled ones out). */
-export async function instances(k: ServiceKey): Promise<Instance[]> {
-  const r = await getJson<{ hosts: Instance[] }>('/nacos/v1/ns/instance/list', { ...k });
-  return r.hosts;
+/** What keeps an instance: a client's gRPC connection (held on one member), its heartbeats, or the store. */
+export interface HeldBy {
+  kind: 'grpc' | 'http-beat' | 'persistent';
+  node?: string;
+  connections?: { connectionId: string; clientAddress: string; agent: string | null }[];
 }
 
-/** One instance, enabled or not; null when there is none. */
-export async function instance(k: ServiceKey, i: { ip: string; port: number; clusterName: string }): Promise<Instance | null> {
-  try {
-    return await getJson<Instance>('/nacos/v1/ns/instance', { ...k, ip: i.ip, port: i.port, clusterName: i.clusterName });
-  } catch {
-    return null;
+export interface CatalogInstance extends Instance {
+  heldBy: HeldBy;
+}
+
+const CATALOG_PAGE = 1000;
+
+/** Every instance of the service, enabled or not, with what keeps each (the console's catalog view). */
+export async function instances(k: ServiceKey): Promise<CatalogInstance[]> {
+  const all: CatalogInstance[] = [];
+  for (let pageNo = 1; ; pageNo++) {
+    const r = await getJson<{ list: CatalogInstance[]; count: number }>('/nacos/v1/ns/catalog/instances', { ...k, pageNo, pageSize: CATALOG_PAGE });
+    all.push(...r.list);
+    if (r.list.length === 0 || all.length >= r.count) return all;
   }
 }
 

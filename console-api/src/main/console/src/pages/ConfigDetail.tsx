@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, Select, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, canWrite, describe, getJson } from '../api';
-import { TYPES, beta, detail, history, historyEntry, promoteBeta, publish, publishBeta, remove, stopBeta, writeProbe, type Beta, type ConfigAll, type ConfigKey, type HistoryItem } from '../config';
+import { LISTENERS, TYPES, beta, detail, history, historyEntry, promoteBeta, publish, publishBeta, remove, stopBeta, writeProbe, type Beta, type ConfigAll, type ConfigKey, type HistoryItem, keyParams } from '../config';
 import { CodeEditor, DiffView } from '../editor';
 import { watchConfig } from '../push';
 
@@ -67,7 +67,7 @@ export function ConfigDetail() {
           <History configKey={key} current={config} writable={writable} version={historyVersion} onChanged={reload} />
         </Tabs.Panel>
         <Tabs.Panel value="listeners" pt="md">
-          <Listeners />
+          <Listeners configKey={key} currentMd5={config?.md5} />
         </Tabs.Panel>
         <Tabs.Panel value="beta" pt="md">
           {config && <GrayRelease config={config} writable={writable} onChanged={reload} />}
@@ -292,26 +292,55 @@ function History(props: { configKey: ConfigKey; current: ConfigAll | null; writa
   );
 }
 
+interface ListenerRow { clientAddress: string; protocol: string; md5: string | null; node: string }
+interface ListenerNode { node: string; reachable: boolean; error?: string }
+
 /**
- * Who listens. The server serves only the number of long-polls this node holds (cluster read);
- * a per-key list of listeners (address, md5) is not served yet.
+ * Who listens to this config on every member (the node asked gathers them): a client holding an
+ * md5 other than the stored one has not caught up, and a member that did not answer is named.
  */
-function Listeners() {
-  const [held, setHeld] = useState<number | null>(null);
+function Listeners(props: { configKey: ConfigKey; currentMd5: string | undefined }) {
+  const [rows, setRows] = useState<ListenerRow[] | null>(null);
+  const [silent, setSilent] = useState<ListenerNode[]>([]);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    getJson<{ held: number }>('/lodestar/v1/config/listeners')
-      .then((r) => { setHeld(r.held); setError(null); })
+    getJson<{ listeners: ListenerRow[]; nodes: ListenerNode[] }>(LISTENERS, keyParams(props.configKey))
+      .then((r) => { setRows(r.listeners); setSilent(r.nodes.filter((n) => !n.reachable)); setError(null); })
       .catch((e) => setError(describe(e)));
-  useEffect(() => { load(); }, []);
+  useEffect(() => { load(); }, [props.currentMd5]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <Stack>
       {error && <Alert color="red">{error}</Alert>}
+      {silent.map((n) => (
+        <Alert key={n.node} color="yellow" data-testid="listeners-silent-member">
+          Member {n.node} did not answer{n.error ? `: ${n.error}` : ''}; its listeners are not listed.
+        </Alert>
+      ))}
       <Group>
-        <Text>Long-polling listeners held by this node (all keys): <b data-testid="listeners-held">{held ?? '?'}</b></Text>
+        <Text>Listeners on every member: <b data-testid="listeners-count">{rows?.length ?? '?'}</b></Text>
         <Button size="xs" variant="default" onClick={load} data-testid="listeners-refresh">Refresh</Button>
       </Group>
-      <Text size="sm" c="dimmed">The server does not yet answer which addresses listen to this key, nor with which md5: only the count of held polls.</Text>
+      <Table data-testid="listeners-table">
+        <Table.Thead>
+          <Table.Tr><Table.Th>Client</Table.Th><Table.Th>Protocol</Table.Th><Table.Th>MD5 it holds</Table.Th><Table.Th>Member</Table.Th></Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(rows ?? []).map((l, i) => {
+            const current = l.md5 != null && l.md5 === props.currentMd5;
+            return (
+              <Table.Tr key={i} data-testid="listener-row" data-protocol={l.protocol} data-current={String(current)}>
+                <Table.Td>{l.clientAddress}</Table.Td>
+                <Table.Td>{l.protocol}</Table.Td>
+                <Table.Td>
+                  {l.md5 ?? '(not told)'}{' '}
+                  {l.md5 != null && <Badge color={current ? 'green' : 'red'} variant="light">{current ? 'current' : 'stale'}</Badge>}
+                </Table.Td>
+                <Table.Td>{l.node}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
     </Stack>
   );
 }

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Code, Group, NumberInput, Stack, Table, Title } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { canWrite, describe } from '../api';
-import { instance, instances, namingWriteProbe, patchInstance, type Instance, type ServiceKey } from '../naming';
+import { instances, namingWriteProbe, patchInstance, type CatalogInstance, type HeldBy, type ServiceKey } from '../naming';
 import { watchService } from '../push';
 
 const id = (i: { ip: string; port: number; clusterName: string }) => `${i.clusterName}/${i.ip}:${i.port}`;
@@ -11,24 +11,13 @@ export function ServiceDetail() {
   const [params] = useSearchParams();
   const key: ServiceKey = { serviceName: params.get('serviceName') ?? '', groupName: params.get('groupName') ?? 'DEFAULT_GROUP', namespaceId: params.get('namespaceId') ?? '' };
   const navigate = useNavigate();
-  const [rows, setRows] = useState<Instance[]>([]);
+  const [rows, setRows] = useState<CatalogInstance[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [writable, setWritable] = useState(false);
   const [live, setLive] = useState(false);
-  // instances seen here: the list leaves disabled ones out, so they are asked for one by one
-  const seen = useRef(new Map<string, Instance>());
-
   const load = async () => {
     try {
-      const listed = await instances(key);
-      const listedIds = new Set(listed.map(id));
-      listed.forEach((i) => seen.current.set(id(i), i));
-      const absent = [...seen.current.values()].filter((i) => !listedIds.has(id(i)));
-      const others = (await Promise.all(absent.map((i) => instance(key, i)))).filter((i): i is Instance => i !== null);
-      absent.forEach((i) => { if (!others.some((o) => id(o) === id(i))) seen.current.delete(id(i)); });
-      const all = [...listed, ...others.map((o) => ({ ...o, clusterName: o.clusterName ?? absent.find((a) => a.ip === o.ip && a.port === o.port)?.clusterName ?? 'DEFAULT' }))];
-      all.sort((a, b) => id(a).localeCompare(id(b)));
-      setRows(all);
+      setRows(await instances(key));
       setError(null);
     } catch (e) {
       setError(describe(e));
@@ -42,7 +31,7 @@ export function ServiceDetail() {
     return watchService(key, load, setLive);
   }, [key.serviceName, key.groupName, key.namespaceId]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const change = async (i: Instance, fields: { weight?: number; enabled?: boolean }) => {
+  const change = async (i: CatalogInstance, fields: { weight?: number; enabled?: boolean }) => {
     try {
       await patchInstance(key, i, fields);
       await load();
@@ -65,7 +54,7 @@ export function ServiceDetail() {
       {error && <Alert color="red" data-testid="service-error">{error}</Alert>}
       <Table striped data-testid="instance-table">
         <Table.Thead>
-          <Table.Tr><Table.Th>Address</Table.Th><Table.Th>Cluster</Table.Th><Table.Th>Health</Table.Th><Table.Th>Weight</Table.Th><Table.Th>Enabled</Table.Th><Table.Th>Ephemeral</Table.Th><Table.Th>Metadata</Table.Th><Table.Th /></Table.Tr>
+          <Table.Tr><Table.Th>Address</Table.Th><Table.Th>Cluster</Table.Th><Table.Th>Health</Table.Th><Table.Th>Weight</Table.Th><Table.Th>Enabled</Table.Th><Table.Th>Ephemeral</Table.Th><Table.Th>Metadata</Table.Th><Table.Th>Held by</Table.Th><Table.Th /></Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {rows.map((i) => (
@@ -77,6 +66,7 @@ export function ServiceDetail() {
               <Table.Td><Badge color={i.enabled ? 'blue' : 'gray'} data-testid="instance-enabled">{i.enabled ? 'enabled' : 'disabled'}</Badge></Table.Td>
               <Table.Td>{i.ephemeral ? 'yes' : 'no'}</Table.Td>
               <Table.Td>{Object.keys(i.metadata ?? {}).length === 0 ? '—' : <Code>{Object.entries(i.metadata).map(([k, v]) => `${k}=${v}`).join(', ')}</Code>}</Table.Td>
+              <Table.Td data-testid="instance-held-by">{heldBy(i.heldBy)}</Table.Td>
               <Table.Td>
                 {writable && (
                   <Button size="compact-xs" variant="light" color={i.enabled ? 'orange' : 'blue'} onClick={() => change(i, { enabled: !i.enabled })} data-testid="toggle-enabled">
@@ -101,4 +91,13 @@ function WeightEditor(props: { value: number; onSave: (w: number) => void }) {
       {Number(w) !== props.value && <Button size="compact-xs" onClick={() => props.onSave(Number(w))}>Save</Button>}
     </Group>
   );
+}
+
+function heldBy(h: HeldBy | undefined): string {
+  if (!h) return '?';
+  if (h.kind === 'grpc') {
+    const clients = (h.connections ?? []).map((c) => c.clientAddress).join(', ');
+    return `connection ${clients || '(member did not answer)'} on ${h.node ?? '?'}`;
+  }
+  return h.kind === 'http-beat' ? 'heartbeats' : 'stored (probed by the server)';
 }
