@@ -69,3 +69,18 @@ export async function patchInstance(k: ServiceKey, i: { ip: string; port: number
 export function namingWriteProbe(k: ServiceKey) {
   return () => patchInstance(k, { ip: '192.0.2.1', port: 1, clusterName: 'DEFAULT' }, { weight: 1 });
 }
+
+export interface Subscriber {
+  addrStr: string;
+  protocol: 'grpc' | 'udp-push';
+  agent: string | null;
+  app: string | null;
+  cluster: string;
+  node: string;
+}
+
+/** The service's subscribers on every member (the first page, up to the server's page limit). */
+export function subscribers(k: ServiceKey) {
+  return getJson<{ subscribers: Subscriber[]; count: number; nodes: { node: string; reachable: boolean }[] }>(
+    '/nacos/v1/ns/service/subscribers', { ...k, pageNo: 1, pageSize: 1000 });
+}

@@ -10,7 +10,34 @@ interface ClusterView {
   commitIndex: number;
   revision: number;
   ready: boolean;
-  members: { address: string; httpAddress: string | null; state: string }[];
+  members: Member[];
+}
+
+/** One member as it reported itself to the node asked (absent fields: it did not answer). */
+interface Member {
+  address: string;
+  httpAddress: string | null;
+  state: string;
+  status?: 'UP' | 'DOWN' | 'UNREACHABLE';
+  role?: string;
+  term?: number;
+  commitIndex?: number;
+  appliedIndex?: number;
+  readiness?: string;
+  distro?: { loaded: boolean; lastVerify: Record<string, { at: number; differing: number; error?: string | null }> };
+}
+
+/** How far behind the leader's commit index a member may apply before the page warns. */
+const LAG_WARN_ENTRIES = 1000;
+
+function distroSummary(m: Member): string {
+  if (!m.distro) return '—';
+  if (!m.distro.loaded) return 'loading';
+  const peers = Object.values(m.distro.lastVerify);
+  if (peers.length === 0) return 'loaded';
+  const failing = peers.filter((p) => p.error).length;
+  const newest = Math.max(...peers.map((p) => p.at));
+  return `${failing === 0 ? 'in sync' : `${failing} peer(s) failing`}, verified ${new Date(newest).toLocaleTimeString()}`;
 }
 
 const REFRESH_MS = 5000;
@@ -28,12 +55,19 @@ export function Cluster() {
     const t = window.setInterval(load, REFRESH_MS);
     return () => window.clearInterval(t);
   }, []);
-  const down = view?.members.filter((m) => m.state === 'UNREACHABLE') ?? [];
+  const down = view?.members.filter((m) => m.state === 'UNREACHABLE' || m.status === 'UNREACHABLE') ?? [];
+  const leaderCommit = view?.members.find((m) => m.role === 'LEADER')?.commitIndex ?? view?.commitIndex ?? 0;
+  const lagging = view?.members.filter((m) => m.appliedIndex !== undefined && leaderCommit - m.appliedIndex > LAG_WARN_ENTRIES) ?? [];
   return (
     <Stack>
       <Title order={3}>Cluster</Title>
       {error && <Alert color="red">{error}</Alert>}
       {down.length > 0 && <Alert color="red" title="A member is down" data-testid="member-down">{down.map((m) => m.address).join(', ')} unreachable</Alert>}
+      {lagging.length > 0 && (
+        <Alert color="yellow" title="A member lags" data-testid="member-lagging">
+          {lagging.map((m) => `${m.address} applied ${m.appliedIndex} of ${leaderCommit}`).join('; ')}
+        </Alert>
+      )}
       {view && (
         <>
           <Group>
@@ -47,14 +81,21 @@ export function Cluster() {
           <Text size="sm">Readiness probe: {readiness}</Text>
           <Table striped data-testid="member-table">
             <Table.Thead>
-              <Table.Tr><Table.Th>Raft address</Table.Th><Table.Th>HTTP address</Table.Th><Table.Th>State</Table.Th></Table.Tr>
+              <Table.Tr>
+                <Table.Th>Raft address</Table.Th><Table.Th>HTTP address</Table.Th><Table.Th>State</Table.Th><Table.Th>Term</Table.Th>
+                <Table.Th>Committed / applied</Table.Th><Table.Th>Readiness</Table.Th><Table.Th>Distro</Table.Th>
+              </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {view.members.map((m) => (
-                <Table.Tr key={m.address}>
+                <Table.Tr key={m.address} data-testid="member-row">
                   <Table.Td ff="monospace">{m.address}</Table.Td>
                   <Table.Td ff="monospace">{m.httpAddress ?? '—'}</Table.Td>
                   <Table.Td><Badge color={m.state === 'LEADER' ? 'blue' : m.state === 'UNREACHABLE' ? 'red' : 'green'}>{m.state}</Badge></Table.Td>
+                  <Table.Td>{m.term ?? '—'}</Table.Td>
+                  <Table.Td>{m.commitIndex ?? '—'} / {m.appliedIndex ?? '—'}</Table.Td>
+                  <Table.Td>{m.status === undefined ? '—' : <Badge color={m.status === 'UP' ? 'green' : 'red'} title={m.readiness}>{m.status}</Badge>} {m.status !== 'UP' && m.readiness}</Table.Td>
+                  <Table.Td>{distroSummary(m)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -11,6 +11,7 @@ export interface Namespace {
   namespaceDesc?: string;
   quota?: number;
   configCount?: number;
+  serviceCount?: number;
   type: number;
 }
 
@@ -55,7 +56,7 @@ export function Namespaces({ onChanged }: { onChanged: () => void }) {
       {error && <Alert color="red" data-testid="namespace-error" withCloseButton onClose={() => setError(null)}>{error}</Alert>}
       <Table striped data-testid="namespace-table">
         <Table.Thead>
-          <Table.Tr><Table.Th>Name</Table.Th><Table.Th>ID</Table.Th><Table.Th>Description</Table.Th><Table.Th>Configs</Table.Th><Table.Th>Quota</Table.Th><Table.Th /></Table.Tr>
+          <Table.Tr><Table.Th>Name</Table.Th><Table.Th>ID</Table.Th><Table.Th>Description</Table.Th><Table.Th>Configs</Table.Th><Table.Th>Services</Table.Th><Table.Th>Quota</Table.Th><Table.Th /></Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {namespaces.map((n) => (
@@ -64,6 +65,7 @@ export function Namespaces({ onChanged }: { onChanged: () => void }) {
               <Table.Td ff="monospace">{n.namespace || '(public)'}</Table.Td>
               <Table.Td>{n.namespaceDesc}</Table.Td>
               <Table.Td>{n.configCount ?? '—'}</Table.Td>
+              <Table.Td>{n.serviceCount ?? '—'}</Table.Td>
               <Table.Td>{n.quota ?? '—'}</Table.Td>
               <Table.Td>
                 {admin && n.type !== 0 && (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Code, Group, NumberInput, Stack, Table, Title } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { canWrite, describe } from '../api';
-import { instances, namingWriteProbe, patchInstance, type CatalogInstance, type HeldBy, type ServiceKey } from '../naming';
+import { instances, namingWriteProbe, patchInstance, subscribers, type CatalogInstance, type HeldBy, type ServiceKey, type Subscriber } from '../naming';
 import { watchService } from '../push';
 
 const id = (i: { ip: string; port: number; clusterName: string }) => `${i.clusterName}/${i.ip}:${i.port}`;
@@ -15,9 +15,13 @@ export function ServiceDetail() {
   const [error, setError] = useState<string | null>(null);
   const [writable, setWritable] = useState(false);
   const [live, setLive] = useState(false);
+  const [subs, setSubs] = useState<{ list: Subscriber[]; count: number; silent: string[] } | null>(null);
+
   const load = async () => {
     try {
-      setRows(await instances(key));
+      const [listed, subscribed] = await Promise.all([instances(key), subscribers(key)]);
+      setRows(listed);
+      setSubs({ list: subscribed.subscribers, count: subscribed.count, silent: subscribed.nodes.filter((n) => !n.reachable).map((n) => n.node) });
       setError(null);
     } catch (e) {
       setError(describe(e));
@@ -74,6 +78,32 @@ export function ServiceDetail() {
                   </Button>
                 )}
               </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {subs && <Subscribers {...subs} />}
+    </Stack>
+  );
+}
+
+function Subscribers(props: { list: Subscriber[]; count: number; silent: string[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={5}>Subscribers on every member: <span data-testid="subscriber-count">{props.count}</span></Title>
+      {props.silent.length > 0 && <Alert color="yellow">{props.silent.join(', ')} did not answer; their subscribers are not listed.</Alert>}
+      <Table data-testid="subscriber-table">
+        <Table.Thead>
+          <Table.Tr><Table.Th>Client</Table.Th><Table.Th>Protocol</Table.Th><Table.Th>Agent</Table.Th><Table.Th>Cluster</Table.Th><Table.Th>Member</Table.Th></Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {props.list.map((s, i) => (
+            <Table.Tr key={i} data-testid="subscriber-row" data-protocol={s.protocol}>
+              <Table.Td ff="monospace">{s.addrStr}</Table.Td>
+              <Table.Td>{s.protocol}</Table.Td>
+              <Table.Td>{s.agent ?? '—'}</Table.Td>
+              <Table.Td>{s.cluster || '—'}</Table.Td>
+              <Table.Td>{s.node}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

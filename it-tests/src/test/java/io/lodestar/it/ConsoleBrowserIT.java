@@ -9,6 +9,7 @@ import com.alibaba.nacos.api.NacosFactory;
 import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
+import com.alibaba.nacos.api.naming.NamingService;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.net.URLEncoder;
@@ -271,6 +272,20 @@ class ConsoleBrowserIT {
                 .body());
         assertEquals(0, list.get("hosts").size(), "a disabled instance is not listed: " + list);
         shot("09-instance-disabled");
+        // a real nacos-client subscribes: it is listed among the service's subscribers
+        NamingService naming = NacosFactory.createNamingService(clientProps(p, password));
+        closing.add(naming::shutDown);
+        naming.subscribe("ui-svc", event -> {});
+        By subscriber = By.cssSelector("[data-testid=subscriber-row][data-protocol=udp-push]");
+        wait.until(d -> {
+            d.navigate().refresh(); // who subscribes is shown as of the page's load, not pushed
+            return !new WebDriverWait(d, Duration.ofSeconds(2))
+                    .until(ExpectedConditions.presenceOfElementLocated(
+                            By.cssSelector("[data-testid=subscriber-table]")))
+                    .findElements(subscriber)
+                    .isEmpty();
+        });
+        shot("09b-service-subscribers");
 
         click("nav-services");
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=service-table]")));

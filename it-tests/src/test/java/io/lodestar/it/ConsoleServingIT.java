@@ -68,7 +68,7 @@ class ConsoleServingIT {
                         .method("HEAD", HttpRequest.BodyPublishers.noBody())
                         .build(),
                 HttpResponse.BodyHandlers.discarding());
-        assertEquals(403, head.statusCode(), "a HEAD on an API path is not taken for a console file");
+        assertEquals(404, head.statusCode(), "a HEAD on an API path is not taken for a console file");
     }
 
     /**

@@ -2,6 +2,7 @@ package io.lodestar.api.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.request.Scoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,18 +39,15 @@ public final class JavalinExchange implements Exchange {
             String route = ctx.endpointHandlerPath();
             // Javalin names a request no route matched "*" (static files, the console's page routes;
             // a HEAD on a GET route's path too). Open for the console's files, but never on an API
-            // path: there it stays an undeclared operation, refused as before the console existed
+            // path: there it is not found, whoever asks
             if ("*".equals(route) && isApiPath(ctx.path())) {
-                route = UNROUTED_API;
+                route = ctx.path() + ' ' + RequestChecks.UNROUTED;
             }
             operation = method + ' ' + route;
             ctx.attribute(OPERATION, operation);
         }
         return new JavalinExchange(ctx, operation);
     }
-
-    /** What an API path no route serves is checked as (declared nowhere, so refused). */
-    static final String UNROUTED_API = "* (an API path no route serves)";
 
     private static final java.util.List<String> API_PREFIXES =
             java.util.List.of("/nacos/", "/lodestar/", "/metrics", "/v1/", "/v2/", "/v3/");
