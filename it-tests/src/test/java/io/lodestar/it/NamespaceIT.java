@@ -65,13 +65,13 @@ class NamespaceIT {
         assertEquals(
                 json("{\"code\":200,\"message\":null,\"data\":[" + publicEntry("public", 1) + ","
                         + "{\"namespace\":\"dev\",\"namespaceShowName\":\"Development\",\"namespaceDesc\":\"for devs\","
-                        + "\"quota\":200,\"configCount\":1,\"type\":2}]}"),
+                        + "\"quota\":200,\"configCount\":1,\"serviceCount\":0,\"type\":2}]}"),
                 Http.json(a, PATH),
                 "the config published with tenant=dev counts in dev only (the duplicate changed nothing)");
 
         assertEquals(
                 json("{\"namespace\":\"dev\",\"namespaceShowName\":\"Development\",\"namespaceDesc\":\"for devs\","
-                        + "\"quota\":200,\"configCount\":1,\"type\":2}"),
+                        + "\"quota\":200,\"configCount\":1,\"serviceCount\":0,\"type\":2}"),
                 Http.json(a, PATH + "?show=all&namespaceId=dev"));
         assertEquals(
                 json(publicEntry("Public", 1)),
@@ -262,7 +262,7 @@ class NamespaceIT {
 
     private static String publicEntry(String showName, int configCount) {
         return "{\"namespace\":\"\",\"namespaceShowName\":\"" + showName + "\",\"namespaceDesc\":\"Public Namespace\","
-                + "\"quota\":200,\"configCount\":" + configCount + ",\"type\":0}";
+                + "\"quota\":200,\"configCount\":" + configCount + ",\"serviceCount\":0,\"type\":0}";
     }
 
     private static JsonNode json(String text) throws IOException {

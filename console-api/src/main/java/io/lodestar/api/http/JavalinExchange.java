@@ -2,7 +2,6 @@ package io.lodestar.api.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import io.lodestar.api.request.RequestChecks;
 import io.lodestar.api.request.Scoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,14 +38,25 @@ public final class JavalinExchange implements Exchange {
             String route = ctx.endpointHandlerPath();
             // Javalin names a request no route matched "*" (static files, the console's page routes;
             // a HEAD on a GET route's path too). Open for the console's files, but never on an API
-            // path: there it is not found, whoever asks
+            // path: there it is answered 404 or 405 as before the console existed (see unrouted)
             if ("*".equals(route) && isApiPath(ctx.path())) {
-                route = ctx.path() + ' ' + RequestChecks.UNROUTED;
+                route = ctx.path() + ' ' + UNROUTED;
             }
             operation = method + ' ' + route;
             ctx.attribute(OPERATION, operation);
         }
         return new JavalinExchange(ctx, operation);
+    }
+
+    private static final String UNROUTED = "(an API path no route serves)";
+
+    /**
+     * Whether {@code exchange} is a request on an API path that no route serves for its method (a
+     * GET where only a POST is routed, a HEAD): never checked nor taken for a console page, but
+     * answered 405 or 404 alike for every caller.
+     */
+    public static boolean unrouted(Exchange exchange) {
+        return exchange.operation().endsWith(UNROUTED);
     }
 
     private static final java.util.List<String> API_PREFIXES =

@@ -1,6 +1,5 @@
 package io.lodestar.api.request;
 
-import io.lodestar.error.NotFoundException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
@@ -28,12 +27,6 @@ public final class RequestChecks {
          */
         default void authorize(CheckedRequest request, Scoped typed) {}
     }
-
-    /**
-     * How an entry point names a request on an API path that no route serves (a GET where only a
-     * POST is routed, a HEAD): answered 404 by {@link #check}, never taken for a console page.
-     */
-    public static final String UNROUTED = "(an API path no route serves)";
 
     private final List<Check> checks = new CopyOnWriteArrayList<>();
 
@@ -67,10 +60,6 @@ public final class RequestChecks {
 
     /** Runs every check on {@code request}; the first that refuses it throws. */
     public void check(CheckedRequest request) {
-        if (request.operation().endsWith(UNROUTED)) {
-            // before any check, so that what is not served is answered alike for every caller
-            throw new NotFoundException(request.operation(), "no endpoint serves " + request.operation());
-        }
         for (Check c : checks) {
             c.check(request);
         }

@@ -2,6 +2,8 @@ package io.lodestar.api.server;
 
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
+import io.javalin.http.MethodNotAllowedResponse;
+import io.javalin.http.NotFoundResponse;
 import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.cluster.HealthRoutes;
@@ -14,6 +16,7 @@ import io.lodestar.api.http.AddressConnectionLimit;
 import io.lodestar.api.http.AddressThreadLimit;
 import io.lodestar.api.http.BodyLimit;
 import io.lodestar.api.http.ErrorMapping;
+import io.lodestar.api.http.Exchange;
 import io.lodestar.api.http.FastPaths;
 import io.lodestar.api.http.JavalinExchange;
 import io.lodestar.api.http.Routes;
@@ -166,7 +169,16 @@ public final class HttpApi {
         });
         ErrorMapping.install(app);
         // once matched, so that the check knows the route that will serve the request, not its spelling
-        app.beforeMatched(ctx -> checks.check(JavalinExchange.of(ctx)));
+        app.beforeMatched(ctx -> {
+            Exchange exchange = JavalinExchange.of(ctx);
+            if (JavalinExchange.unrouted(exchange)) {
+                // what prefer405over404 answered before the console's files made every request match
+                throw routesServe(app, ctx.path())
+                        ? new MethodNotAllowedResponse()
+                        : new NotFoundResponse("no endpoint serves " + ctx.method() + " " + ctx.path());
+            }
+            checks.check(exchange);
+        });
         app.afterMatched(ctx -> checks.completed(JavalinExchange.of(ctx), ctx.statusCode()));
         app.wsBeforeUpgrade(ctx -> checks.check(JavalinExchange.upgrade(ctx)));
         AuthRoutes.install(app, s.auth());
@@ -230,5 +242,10 @@ public final class HttpApi {
                 .filter(e -> e.getType() == io.javalin.websocket.WsHandlerType.WEBSOCKET)
                 .forEach(e -> out.add("WS " + e.getPath()));
         return out;
+    }
+
+    /** Whether a route of any method serves {@code path}. */
+    private static boolean routesServe(Javalin app, String path) {
+        return app.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream().anyMatch(e -> e.matches(path));
     }
 }

@@ -196,13 +196,24 @@ class AuthTest {
         assertFalse(r.body().contains("\"accessToken\""), r.body());
     }
 
-    /** No route serves HEAD: it is not found, for anyone, and never answered as the GET would be. */
+    /** No route serves HEAD: 405 for anyone, never answered as the GET would be. */
     @Test
-    void aHeadOnAnApiPathIsNotFound() throws Exception {
+    void aHeadOnAnApiPathIsNotAllowed() throws Exception {
         HttpResponse<String> anonymous = send("HEAD", CONFIG, null, Map.of());
-        assertEquals(404, anonymous.statusCode(), anonymous.body());
+        assertEquals(405, anonymous.statusCode(), anonymous.body());
         HttpResponse<String> withToken = send("HEAD", CONFIG + "&accessToken=" + token, null, Map.of());
-        assertEquals(404, withToken.statusCode(), withToken.body());
+        assertEquals(405, withToken.statusCode(), withToken.body());
+    }
+
+    /**
+     * An API path no route serves is refused as Javalin's prefer405over404 answers it (405 while a
+     * route of another method could serve the path, else 404), never with the console's page.
+     */
+    @Test
+    void anApiPathNoRouteServesIsNeitherServedNorTheConsolesPage() throws Exception {
+        HttpResponse<String> r = send("GET", "/nacos/v9/no-such-endpoint", null, Map.of());
+        assertTrue(r.statusCode() == 404 || r.statusCode() == 405, r.statusCode() + " " + r.body());
+        assertFalse(r.body().contains("<div id=\"root\">"), r.body());
     }
 
     @Test
