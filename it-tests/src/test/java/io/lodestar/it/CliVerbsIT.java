@@ -50,6 +50,22 @@ class CliVerbsIT {
         return server;
     }
 
+    /** Bob, logging in himself, publishes config d of namespace dev. */
+    private static CliProcess.Run publishInDevAs(Map<String, String> bob, String content) throws Exception {
+        return CliProcess.run(
+                bob,
+                "config",
+                "publish",
+                "--username",
+                "bob",
+                "--namespace",
+                "dev",
+                "--data-id",
+                "d",
+                "--content",
+                content);
+    }
+
     private CliProcess.Run lodestar(String... args) throws Exception {
         return CliProcess.run(admin, args);
     }
@@ -253,20 +269,7 @@ class CliVerbsIT {
         expect(0, lodestar("user", "grant", "bob", "--resource", "dev", "--action", "rw")); // again: no change
 
         Map<String, String> bob = with(admin, "LODESTAR_PASSWORD", "bob-secret-1");
-        expect(
-                0,
-                CliProcess.run(
-                        bob,
-                        "config",
-                        "publish",
-                        "--username",
-                        "bob",
-                        "--namespace",
-                        "dev",
-                        "--data-id",
-                        "d",
-                        "--content",
-                        "bob's"));
+        expect(0, publishInDevAs(bob, "bob's"));
         CliProcess.Run outside = expect(
                 4, CliProcess.run(bob, "config", "publish", "--username", "bob", "--data-id", "d", "--content", "x"));
         assertTrue(outside.stderr().contains("'bob' may not write"), outside.toString());
@@ -277,20 +280,7 @@ class CliVerbsIT {
 
         expect(0, lodestar("user", "revoke", "bob", "--resource", "dev", "--action", "rw"));
         expect(3, lodestar("user", "revoke", "bob", "--resource", "dev", "--action", "rw"));
-        expect(
-                4,
-                CliProcess.run(
-                        bob,
-                        "config",
-                        "publish",
-                        "--username",
-                        "bob",
-                        "--namespace",
-                        "dev",
-                        "--data-id",
-                        "d",
-                        "--content",
-                        "again"));
+        expect(4, publishInDevAs(bob, "again"));
         expect(0, lodestar("user", "revoke", "bob"));
 
         Map<String, String> changing = with(admin, "LODESTAR_NEW_PASSWORD", "bob-secret-2");

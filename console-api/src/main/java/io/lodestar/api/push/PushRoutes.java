@@ -146,13 +146,6 @@ public final class PushRoutes {
         return out;
     }
 
-    /** A socket's peer as an IP literal (no port, no host name), or null. */
-    static String address(java.net.SocketAddress socket) {
-        return socket instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
-                ? inet.getAddress().getHostAddress()
-                : null;
-    }
-
     private void configure(WsConfig ws) {
         ws.onConnect(ctx -> {
             ctx.session.setMaxTextMessageSize(2L * MAX_MESSAGE_CHARS);

@@ -41,7 +41,7 @@ final class WsPushSession implements PushSession, ServicePushes.Subscriber {
 
     /** The client's address, from the socket. */
     String clientAddress() {
-        return PushRoutes.address(ctx.session.getRemoteAddress());
+        return address(ctx.session.getRemoteAddress());
     }
 
     /** The keys subscribed with the MD5 the client was last told of (or gave), a copy. */
@@ -117,5 +117,12 @@ final class WsPushSession implements PushSession, ServicePushes.Subscriber {
     @Override
     public String toString() {
         return "push session " + ctx.sessionId();
+    }
+
+    /** A socket's peer as an IP literal (no port, no host name), or null. */
+    private static String address(java.net.SocketAddress socket) {
+        return socket instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress()
+                : null;
     }
 }

@@ -7,10 +7,8 @@ import io.lodestar.api.cli.client.GatheredAnswer;
 import io.lodestar.api.cli.client.LodestarClient;
 import io.lodestar.api.cli.client.Output;
 import io.lodestar.api.cli.client.Reply;
+import io.lodestar.config.ContentMd5;
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -34,7 +32,7 @@ final class ConfigListeners extends ClientCommand {
         JsonNode answer =
                 key.on(client.get("/nacos/v1/cs/configs/listener")).ok().json();
         Reply current = key.on(client.get(ConfigCommand.CONFIGS)).send();
-        String stored = current.status() == 200 ? md5(current.body()) : ""; // none stored: every md5 is stale
+        String stored = current.status() == 200 ? ContentMd5.of(current.body()) : ""; // none stored: every md5 is stale
         ArrayNode rows = Output.rows();
         for (JsonNode l : answer.path("listeners")) {
             String md5 = l.path("md5").asText("");
@@ -47,13 +45,5 @@ final class ConfigListeners extends ClientCommand {
         }
         out.table(rows, "client", "protocol", "md5", "current", "node");
         return GatheredAnswer.reportSilentMembers(answer, "listeners");
-    }
-
-    private static String md5(byte[] content) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has MD5", e);
-        }
     }
 }
