@@ -62,6 +62,14 @@ final class LodestarCluster implements AfterEachCallback {
      * node i named "node" + i at index i.
      */
     List<ServerProcess> start(int size, String... extraArgs) {
+        return startGroup(prepare(size, extraArgs));
+    }
+
+    /**
+     * As {@link #start(int, String...)}, without starting anything: for data dirs prepared first
+     * (a restore); {@link #startPrepared} starts them.
+     */
+    List<ServerProcess> prepare(int size, String... extraArgs) {
         checkNoGroup();
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < size; i++) {
@@ -73,7 +81,13 @@ final class LodestarCluster implements AfterEachCallback {
         for (int i = 0; i < size; i++) {
             group.add(new ServerProcess(workDir(), "node" + i, ports.get(i)[0], ports.get(i)[1], args));
         }
-        return startGroup(group);
+        nodes = List.copyOf(group);
+        return nodes;
+    }
+
+    /** Starts the group {@link #prepare} made and waits until every node is settled. */
+    List<ServerProcess> startPrepared() {
+        return startGroup(nodes);
     }
 
     /**
@@ -127,6 +141,26 @@ final class LodestarCluster implements AfterEachCallback {
         System.out.println(nodes.size() + " nodes started and settled in "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
         return nodes;
+    }
+
+    /**
+     * A new member for the group, on free loopback ports, not started: its {@code --peers} are
+     * {@code with}'s and its own. Call {@link #regroup} once the group has it.
+     */
+    ServerProcess newMember(String name, List<ServerProcess> with) {
+        int http = FreePorts.nextPair(ServerProcess.GRPC_OFFSET);
+        int raft = FreePorts.next();
+        List<String> peers =
+                new ArrayList<>(with.stream().map(ServerProcess::raftAddress).toList());
+        peers.add("127.0.0.1:" + raft);
+        ServerProcess p = new ServerProcess(workDir(), name, http, raft, groupArgs(peers));
+        all.add(p);
+        return p;
+    }
+
+    /** The group is now {@code group} (after members were dropped or added): what the other verbs act on. */
+    void regroup(List<ServerProcess> group) {
+        nodes = List.copyOf(group);
     }
 
     /** Every node of the group but {@code node}. */
@@ -233,6 +267,36 @@ final class LodestarCluster implements AfterEachCallback {
         node.kill();
         node.wipeData();
         start(node);
+    }
+
+    /**
+     * Gives {@code node}, which must be down, a new address in its namespace, and returns the
+     * process to start it as: the same name and data dir, {@code --host} the new address and {@code
+     * --peers} the other members' and its own. It replaces {@code node} in the group.
+     */
+    ServerProcess readdress(ServerProcess node) {
+        if (node.alive()) {
+            throw new IllegalStateException("stop " + node + " before changing its address");
+        }
+        int i = index(node);
+        String fresh = lab("readdress").readdress(i);
+        List<String> peers = new ArrayList<>();
+        for (ServerProcess n : nodes) {
+            peers.add(n == node ? fresh + ":" + NetworkLab.RAFT_PORT : n.raftAddress());
+        }
+        ServerProcess moved = new ServerProcess(
+                workDir(),
+                node.name,
+                fresh,
+                NetworkLab.HTTP_PORT,
+                NetworkLab.RAFT_PORT,
+                lab.launcher(i),
+                groupArgs(peers));
+        List<ServerProcess> group = new ArrayList<>(nodes);
+        group.set(i, moved);
+        nodes = List.copyOf(group);
+        all.add(moved);
+        return moved;
     }
 
     /** Cuts {@code node} from every other node of the group, both ways; the test JVM still reaches it. */

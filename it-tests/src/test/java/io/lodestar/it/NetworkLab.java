@@ -63,6 +63,8 @@ final class NetworkLab implements AutoCloseable {
     private final Set<List<Integer>> cuts = new LinkedHashSet<>();
 
     private int subnet = -1;
+    /** Nodes given a new address by {@link #readdress}, by index. */
+    private final java.util.Map<Integer, String> readdressed = new java.util.HashMap<>();
 
     private NetworkLab(int size) {
         this.size = size;
@@ -105,7 +107,20 @@ final class NetworkLab implements AutoCloseable {
     /** Node i's address: its {@code --host}, the only one it has besides loopback. */
     String address(int i) {
         checkNode(i);
-        return "10.77." + subnet + "." + (10 + i);
+        return readdressed.getOrDefault(i, "10.77." + subnet + "." + (10 + i));
+    }
+
+    /**
+     * Gives node i a new address, 10.77.X.(100+i), in place of its old one, as a host that came
+     * back from a restart with another IP; returns it. Stop the node's process first.
+     */
+    String readdress(int i) {
+        String old = address(i);
+        String fresh = "10.77." + subnet + "." + (100 + i);
+        ip("-n", namespace("n" + i), "addr", "del", old + "/24", "dev", "eth0");
+        ip("-n", namespace("n" + i), "addr", "add", fresh + "/24", "dev", "eth0");
+        readdressed.put(i, fresh);
+        return fresh;
     }
 
     /** The command that runs node i's java in its namespace (it execs in place). */

@@ -41,6 +41,7 @@ final class ServerProcess {
     private final List<String> extraArgs;
     private final List<String> launcher;
     private List<String> jvmArgs = List.of();
+    private List<String> argsOnce = List.of();
     private final Map<String, String> env = new LinkedHashMap<>();
     private Process process;
     private int starts;
@@ -86,6 +87,12 @@ final class ServerProcess {
         return this;
     }
 
+    /** Server flags for the next start only (e.g. a recovery flag). */
+    ServerProcess withArgsOnce(String... args) {
+        this.argsOnce = List.of(args);
+        return this;
+    }
+
     /** An environment variable for the process at every start (e.g. a LODESTAR_* setting). */
     ServerProcess withEnv(String name, String value) {
         env.put(name, value);
@@ -126,6 +133,8 @@ final class ServerProcess {
             cmd.addAll(List.of("--probe-allow", PROBE_SCOPE));
         }
         cmd.addAll(extraArgs);
+        cmd.addAll(argsOnce);
+        argsOnce = List.of();
         try {
             Files.writeString(
                     log,

@@ -2,6 +2,7 @@ package io.lodestar.kv;
 
 import io.lodestar.kv.cluster.ClusterAdmin;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.LeaderContact;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.Readiness;
 import io.lodestar.kv.command.Command;
@@ -122,6 +123,18 @@ public interface KvStore extends AutoCloseable {
      */
     CompletableFuture<Void> linearizable();
 
+    /**
+     * Takes a checkpoint of this node's whole store into a new directory of the data directory: a
+     * ReadIndex round first, so it holds every write acknowledged before the call, then a RocksDB
+     * checkpoint (hard links to the store's files), during which writes go on. Completes with what
+     * the checkpoint holds, read from it; the caller closes it to delete it (a start deletes any a
+     * crash left). Fails as {@link #linearizable} does when no leader confirms the round.
+     */
+    CompletableFuture<StoreCheckpoint> checkpoint();
+
+    /** The group's id, the same on every member; "" until its first leader has written one. */
+    String clusterId();
+
     /** This node's store revision. */
     long revision();
 
@@ -135,6 +148,9 @@ public interface KvStore extends AutoCloseable {
     AutoCloseable subscribe(ChangeListener listener, int capacity);
 
     Readiness readiness();
+
+    /** When this node last knew a leader, and since when it has known none. */
+    LeaderContact leaderContact();
 
     ClusterView cluster();
 

@@ -27,6 +27,9 @@ import java.util.function.Consumer;
  * @param raftPortSettings how the Raft port admits connections that have not proved the cluster secret
  * @param counting        which keyspaces' keys the store counts, and by which scope; the same on every
  *                        member (the domains declare them in code)
+ * @param forceNewCluster start as a one-node group of this node alone, keeping everything it applied:
+ *                        the recovery of a group that lost its majority for good (etcd's
+ *                        {@code --force-new-cluster}); for one start only, never a standing setting
  */
 public record KvStoreConfig(
         String host,
@@ -45,7 +48,8 @@ public record KvStoreConfig(
         int maxValueBytes,
         long blockCacheBytes,
         RaftPortSettings raftPortSettings,
-        CountRules counting) {
+        CountRules counting,
+        boolean forceNewCluster) {
 
     /**
      * The largest command's values together: above what the domains write at their own limits (a
@@ -87,7 +91,8 @@ public record KvStoreConfig(
                 DEFAULT_MAX_VALUE_BYTES,
                 64L << 20,
                 RaftPortSettings.DEFAULT,
-                CountRules.NONE);
+                CountRules.NONE,
+                false);
     }
 
     public String self() {
@@ -134,6 +139,11 @@ public record KvStoreConfig(
         return with(b -> b.counting = rules);
     }
 
+    /** This node alone as the group, with everything it had applied (see {@code forceNewCluster}). */
+    public KvStoreConfig withForceNewCluster(boolean force) {
+        return with(b -> b.forceNewCluster = force);
+    }
+
     /** This configuration with {@code change} made to a copy of its fields. */
     private KvStoreConfig with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -160,6 +170,7 @@ public record KvStoreConfig(
         long blockCacheBytes;
         RaftPortSettings raftPortSettings;
         CountRules counting;
+        boolean forceNewCluster;
 
         Copy(KvStoreConfig c) {
             host = c.host;
@@ -179,6 +190,7 @@ public record KvStoreConfig(
             blockCacheBytes = c.blockCacheBytes;
             raftPortSettings = c.raftPortSettings;
             counting = c.counting;
+            forceNewCluster = c.forceNewCluster;
         }
 
         KvStoreConfig build() {
@@ -199,7 +211,8 @@ public record KvStoreConfig(
                     maxValueBytes,
                     blockCacheBytes,
                     raftPortSettings,
-                    counting);
+                    counting,
+                    forceNewCluster);
         }
     }
 }

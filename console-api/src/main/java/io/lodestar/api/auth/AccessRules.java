@@ -112,6 +112,8 @@ public final class AccessRules {
             Map.entry("POST /lodestar/v1/cluster/members", CLUSTER_WRITE),
             Map.entry("DELETE /lodestar/v1/cluster/members", CLUSTER_WRITE),
             Map.entry("POST /lodestar/v1/cluster/leader", CLUSTER_WRITE),
+            // every namespace and the users' password hashes: admin only
+            Map.entry("GET /lodestar/v1/snapshot", ADMIN),
             Map.entry("GET /lodestar/v1/config/listeners", CLUSTER_READ),
             Map.entry("GET /nacos/v1/ns/operator/metrics", CLUSTER_READ),
             Map.entry("GET /nacos/v1/ns/operator/servers", CLUSTER_READ),

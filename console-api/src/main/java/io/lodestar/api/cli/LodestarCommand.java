@@ -3,6 +3,7 @@ package io.lodestar.api.cli;
 import io.lodestar.api.cli.config.ConfigCommand;
 import io.lodestar.api.cli.namespace.NamespaceCommand;
 import io.lodestar.api.cli.naming.NamingCommand;
+import io.lodestar.api.cli.snapshot.SnapshotCommand;
 import io.lodestar.api.cli.user.UserCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Spec;
             NamingCommand.class,
             NamespaceCommand.class,
             ClusterCommand.class,
+            SnapshotCommand.class,
             UserCommand.class,
             SelfTestCommand.class,
             CompletionCommand.class,

@@ -68,7 +68,8 @@ public final class SelfTestCommand implements Callable<Integer> {
                 BrowserOrigins.allowing(List.of()),
                 null,
                 null, // plain HTTP: the node answers this process only
-                null);
+                null,
+                false);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";
         try (LodestarServer server = LodestarServer.start(settings)) {

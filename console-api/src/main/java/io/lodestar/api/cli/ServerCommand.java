@@ -198,6 +198,13 @@ public final class ServerCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}; 0 = never); they resume once space is freed.")
     String diskReserve;
 
+    @Option(
+            names = "--force-new-cluster",
+            description = "Recovery after the group lost its majority for good: start this node as the only member "
+                    + "of its group, keeping all it applied; then add the others back, empty, with cluster "
+                    + "add-member. For this one start only (docs/operations.md).")
+    boolean forceNewCluster;
+
     @Override
     public Integer call() throws Exception {
         sources().load(spec);
@@ -319,7 +326,8 @@ public final class ServerCommand implements Callable<Integer> {
                 browserOrigins(),
                 metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile),
                 clientTls,
-                memberTls);
+                memberTls,
+                forceNewCluster);
     }
 
     /** A size in bytes: a number, optionally followed by KiB, MiB or GiB. */

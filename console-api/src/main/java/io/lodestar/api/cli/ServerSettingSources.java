@@ -73,7 +73,10 @@ public final class ServerSettingSources implements CommandLine.IDefaultValueProv
             "set each limit by its own key, e.g. http.body-bytes = 8MiB (LODESTAR_LIMIT_HTTP_BODY_BYTES)",
             "cluster-secret",
             "a secret is not read from this file; give cluster-secret-file (mode 0600) or "
-                    + ServerCommand.CLUSTER_SECRET_ENV);
+                    + ServerCommand.CLUSTER_SECRET_ENV,
+            "force-new-cluster",
+            "a recovery for one start, never a standing setting (it would drop re-added members at every"
+                    + " restart); give --force-new-cluster on that start's command line");
 
     private static final Pattern SECRET_NAME = Pattern.compile("(^|[-.])(password|secret|token|key)([-.]|$)");
 

@@ -4,7 +4,9 @@ import io.javalin.Javalin;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.LogStats;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.LeaderContact;
 import io.lodestar.kv.cluster.Readiness;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,14 @@ public final class HealthRoutes {
                     body.put("revision", store.revision());
                     body.put("ready", r.ready());
                     body.put("readiness", r.reason());
+                    LeaderContact contact = store.leaderContact();
+                    body.put("leaderContactAgeMillis", contact.ageMillis(System.currentTimeMillis()));
+                    body.put(
+                            "noLeaderSince",
+                            contact.noLeaderSinceMillis() == 0
+                                    ? null
+                                    : Instant.ofEpochMilli(contact.noLeaderSinceMillis())
+                                            .toString());
                     List<Map<String, Object>> members = v.members().stream()
                             .map(m -> {
                                 Map<String, Object> mm = new LinkedHashMap<>();

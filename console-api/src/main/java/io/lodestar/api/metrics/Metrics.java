@@ -56,6 +56,20 @@ public final class Metrics {
                 .register(registry);
         Gauge.builder("lodestar_raft_commit_index", store, s -> s.cluster().commitIndex())
                 .register(registry);
+        Gauge.builder("lodestar_raft_apply_lag_entries", store, s -> {
+                    var v = s.cluster();
+                    return Math.max(0, v.commitIndex() - v.appliedIndex());
+                })
+                .description("Entries this node knows committed but has not applied yet")
+                .register(registry);
+        Gauge.builder("lodestar_raft_leader_contact_age_seconds", store, s -> {
+                    var c = s.leaderContact();
+                    long since = c.lastContactMillis() != 0 ? c.lastContactMillis() : c.noLeaderSinceMillis();
+                    return Math.max(0, System.currentTimeMillis() - since) / 1000.0;
+                })
+                .description("Seconds since this node last knew a leader (since it started, if never); "
+                        + "under a second while the group is healthy")
+                .register(registry);
         Gauge.builder("lodestar_raft_is_leader", store, s -> isLeader(s.cluster()) ? 1 : 0)
                 .register(registry);
         Gauge.builder("lodestar_store_revision", store, KvStore::revision).register(registry);

@@ -26,6 +26,7 @@ import io.lodestar.api.metrics.Metrics;
 import io.lodestar.api.metrics.ScrapeToken;
 import io.lodestar.api.push.PushRoutes;
 import io.lodestar.api.request.RequestChecks;
+import io.lodestar.api.snapshot.SnapshotRoutes;
 import io.lodestar.api.tls.ServerTls;
 import io.lodestar.api.udp.UdpPusher;
 import io.lodestar.api.v1.ConfigRoutes;
@@ -191,6 +192,7 @@ public final class HttpApi {
                 .serve();
         HealthRoutes.install(app, s.store(), s.readiness(), gather::memberStatus);
         MembershipRoutes.install(app, s.store());
+        SnapshotRoutes.install(app, s.store());
         metrics.install(app, scrapers);
         NamespaceRoutes.install(app, s.namespaces(), s.naming()::serviceCounts);
         OperatorRoutes.install(app, s.store(), s.naming(), s.udp(), s.readiness());

@@ -28,6 +28,7 @@ import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStoreConfig;
 import io.lodestar.kv.RaftPortSettings;
 import io.lodestar.kv.cluster.Readiness;
+import io.lodestar.kv.count.CountRules;
 import io.lodestar.kv.raft.RaftKvStore;
 import io.lodestar.naming.NamingKeyspaces;
 import io.lodestar.naming.NamingQuotas;
@@ -192,6 +193,19 @@ public final class LodestarServer implements AutoCloseable {
         watcher.scheduleWithFixedDelay(this::logRoleChanges, 100, 250, TimeUnit.MILLISECONDS);
     }
 
+    /** Every keyspace of the store: the domains' own, declared in code. */
+    public static final Set<String> KEYSPACES = keyspaces();
+
+    /** The keyspaces whose keys the store counts, for the quotas. */
+    public static final CountRules COUNTED = ConfigKeyspaces.COUNTED.and(NamingKeyspaces.COUNTED);
+
+    private static Set<String> keyspaces() {
+        Set<String> all = new HashSet<>(ConfigKeyspaces.ALL);
+        all.addAll(AuthKeyspaces.ALL);
+        all.addAll(NamingKeyspaces.ALL);
+        return Set.copyOf(all);
+    }
+
     public static LodestarServer start(ServerSettings s) {
         return start(s, new RequestChecks());
     }
@@ -201,12 +215,8 @@ public final class LodestarServer implements AutoCloseable {
         // before anything creates a file: the umask it sets is what every later file is born with
         DataDirPermissions.secure(s.dataDir());
         byte[] secret = s.clusterSecret() != null ? s.clusterSecret() : InstallSecret.loadOrCreate(s.dataDir());
-        Set<String> keyspaces = new HashSet<>(ConfigKeyspaces.ALL);
-        keyspaces.addAll(AuthKeyspaces.ALL);
-        keyspaces.addAll(NamingKeyspaces.ALL);
         LimitRefusals refusals = new LimitRefusals();
-        KvStoreConfig config = KvStoreConfig.of(
-                        s.host(), s.raftPort(), s.peers(), s.dataDir(), secret, Set.copyOf(keyspaces))
+        KvStoreConfig config = KvStoreConfig.of(s.host(), s.raftPort(), s.peers(), s.dataDir(), secret, KEYSPACES)
                 .withHttpAddress(s.host() + ":" + s.httpPort())
                 .withSnapshotIntervalSecs(s.snapshotIntervalSecs())
                 .withSnapshotThresholds(s.snapshotEntries(), s.snapshotBytes())
@@ -219,7 +229,8 @@ public final class LodestarServer implements AutoCloseable {
                                 ? null
                                 : s.peerTls().writeKeyStore(s.dataDir().resolve("tls")),
                         name -> refusals.refused(Limit.byKey(name))))
-                .withCounting(ConfigKeyspaces.COUNTED.and(NamingKeyspaces.COUNTED));
+                .withCounting(COUNTED)
+                .withForceNewCluster(s.forceNewCluster());
         RaftKvStore store = RaftKvStore.start(config);
         Auth auth = Auth.start(store, s.auth(), s.dataDir());
         checks.add(s.browserOrigins()); // first: a page's request is refused before any token is looked at

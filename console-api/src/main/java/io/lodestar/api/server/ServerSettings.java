@@ -23,7 +23,9 @@ import java.util.List;
  * not null, what this member shows and trusts on the Raft port, then TLS only. A snapshot is taken every {@code
  * snapshotIntervalSecs}, and sooner once {@code snapshotEntries} entries or {@code snapshotBytes}
  * bytes of log have been applied since the last; writes are refused while less than {@code
- * diskReserveBytes} are free on the data directory's filesystem. {@code dataDir} is made absolute
+ * diskReserveBytes} are free on the data directory's filesystem. {@code forceNewCluster} makes this
+ * node, at this start, the only member of its group with everything it had applied (the recovery
+ * of a group that lost its majority, docs/operations.md). {@code dataDir} is made absolute
  * once, here: RocksDB's native library loader and the start-up log need it so, and every part of
  * the node then names the same directory.
  */
@@ -47,7 +49,8 @@ public record ServerSettings(
         BrowserOrigins browserOrigins,
         byte[] metricsToken,
         ServerTls tls,
-        PeerCertificates peerTls) {
+        PeerCertificates peerTls,
+        boolean forceNewCluster) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();
     }

@@ -166,6 +166,7 @@ class ServerSettingSourcesTest {
                 "data-dir = | line 2: data-dir",
                 "limit = http.body-bytes=1 | line 2: limit",
                 "cluster-secret = 0123456789abcdef | line 2: cluster-secret",
+                "force-new-cluster = true | line 2: force-new-cluster: not settable in the file: a recovery for one start",
                 "port = 70000 | --port must be between 1 and 65535, got 70000 (from ",
             })
     void aMalformedValueIsRefusedNamingTheFileLineAndKey(String entry, String expected) throws Exception {
@@ -195,6 +196,8 @@ class ServerSettingSourcesTest {
         assertTrue(error.contains("LODESTAR_PROT"), error);
         assertTrue(refusal(Map.of("LODESTAR_LIMIT_NOPE", "1"), null).contains("LODESTAR_LIMIT_NOPE"));
         assertTrue(refusal(Map.of("LODESTAR_PORT", "x"), null).contains("LODESTAR_PORT"));
+        // a recovery for one start: a variable left set would drop re-added members at every restart
+        assertTrue(refusal(Map.of("LODESTAR_FORCE_NEW_CLUSTER", "true"), null).contains("LODESTAR_FORCE_NEW_CLUSTER"));
         Map<String, String> launcher = Map.of(
                 "LODESTAR_JAVA_OPTS", "-Xmx1g",
                 "LODESTAR_JAR", "/x.jar",

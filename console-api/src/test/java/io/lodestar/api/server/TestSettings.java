@@ -44,7 +44,8 @@ public final class TestSettings {
                 BrowserOrigins.allowing(List.of()),
                 null,
                 null,
-                null);
+                null,
+                false);
     }
 
     /** {@code s} with {@code /metrics} asking for {@code token}. */
@@ -83,6 +84,7 @@ public final class TestSettings {
                 origins,
                 token,
                 tls,
-                s.peerTls());
+                s.peerTls(),
+                s.forceNewCluster());
     }
 }

@@ -43,8 +43,16 @@ final class MemberDirectory {
         this.fsm = fsm;
     }
 
+    /**
+     * The node's current configuration, as JRaft acts on it. Not the state machine's last committed
+     * one: JRaft tells the state machine only of changes made in two stages, so a group reset
+     * ({@link ForcedNewCluster}) would never show.
+     */
     List<String> members() {
-        Configuration conf = fsm.configuration();
+        Configuration conf = node.getCurrentConf();
+        if (conf == null || conf.isEmpty()) {
+            conf = fsm.configuration();
+        }
         List<String> out = new ArrayList<>();
         for (PeerId p : (conf == null || conf.isEmpty() ? initial : conf).listPeers()) {
             out.add(p.getEndpoint().toString());
@@ -92,6 +100,17 @@ final class MemberDirectory {
         List<String> out = new ArrayList<>();
         for (String member : members()) {
             if (!member.equals(self) && states.get(member) == MemberState.FOLLOWER) {
+                out.add(member);
+            }
+        }
+        return out;
+    }
+
+    /** The other members last reported unreachable, in configuration order. */
+    List<String> unreachable() {
+        List<String> out = new ArrayList<>();
+        for (String member : members()) {
+            if (!member.equals(self) && states.get(member) == MemberState.UNREACHABLE) {
                 out.add(member);
             }
         }

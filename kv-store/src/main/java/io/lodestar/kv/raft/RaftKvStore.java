@@ -11,10 +11,12 @@ import io.lodestar.kv.LogStats;
 import io.lodestar.kv.NoLeaderException;
 import io.lodestar.kv.NotLeaderException;
 import io.lodestar.kv.StorageMemory;
+import io.lodestar.kv.StoreCheckpoint;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.WriteOutcomeUnknownException;
 import io.lodestar.kv.cluster.ClusterAdmin;
 import io.lodestar.kv.cluster.ClusterView;
+import io.lodestar.kv.cluster.LeaderContact;
 import io.lodestar.kv.cluster.PeerChannel;
 import io.lodestar.kv.cluster.PeerMessageHandler;
 import io.lodestar.kv.cluster.Readiness;
@@ -76,9 +78,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     private final WriteRouter router;
     private final SnapshotTrigger snapshots;
     private final AddressPublisher address;
+    private final ClusterIdentity identity;
+    private final StoreCheckpoints checkpoints;
     private RaftGroupService service;
     private volatile NodeImpl node;
     private volatile ReadinessTracker readiness;
+    private volatile LeaderContactTracker leaderContact;
     private volatile MemberDirectory members;
     private volatile RaftClusterAdmin admin;
     private volatile boolean closed;
@@ -118,6 +123,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
                 feed,
                 completions.executor(),
                 background);
+        this.checkpoints = new StoreCheckpoints(config.dataDir(), fsm, background);
         this.credentials = new PeerCredentials(
                 config.clusterSecret(), config.self(), config.raftPortSettings().tls());
         this.forwarder = new ForwardClient(credentials);
@@ -130,6 +136,13 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         this.snapshots = new SnapshotTrigger(fsm, () -> node, config.snapshotEntries(), config.snapshotBytes());
         this.address = new AddressPublisher(
                 config.self(), config.httpAddress(), () -> readiness.current().ready(), () -> members, router::write);
+        // a store that serves no one (httpAddress null: tests of the store alone) writes nothing of its own
+        this.identity = new ClusterIdentity(
+                fsm,
+                () -> config.httpAddress() != null
+                        && node.isLeader()
+                        && readiness.current().ready(),
+                router::write);
     }
 
     /**
@@ -164,7 +177,11 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
         });
         service = started.service();
         node = (NodeImpl) started.node();
+        if (config.forceNewCluster()) {
+            ForcedNewCluster.apply(node, self);
+        }
         readiness = new ReadinessTracker(node);
+        leaderContact = new LeaderContactTracker(node);
         role.reportTo(readiness);
         members = new MemberDirectory(node, config.self(), started.initial(), forwarder, fsm);
         scheduler.scheduleWithFixedDelay(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
@@ -187,10 +204,12 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
             deadlines.expire();
             readDeadlines.expire();
             readiness.probe();
+            leaderContact.tick();
             snapshots.snapshotIfTheLogGrew();
             if (ticks++ % 5 == 0) {
                 members.refresh();
                 address.publishIfChanged();
+                identity.createIfMissing();
             }
         } catch (RuntimeException e) {
             LOG.warn("periodic store task failed", e);
@@ -300,7 +319,16 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public Readiness readiness() {
         String full = disk.refusal();
-        return full != null ? new Readiness(false, full) : readiness.current();
+        if (full != null) {
+            return new Readiness(false, full);
+        }
+        Readiness r = readiness.current();
+        return r.ready() ? r : new Readiness(false, r.reason() + leaderContact.detail(members.unreachable()));
+    }
+
+    @Override
+    public LeaderContact leaderContact() {
+        return leaderContact.current();
     }
 
     @Override
@@ -348,6 +376,16 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
     @Override
     public ClusterView cluster() {
         return members.view(role.term());
+    }
+
+    @Override
+    public String clusterId() {
+        return identity.current();
+    }
+
+    @Override
+    public CompletableFuture<StoreCheckpoint> checkpoint() {
+        return completions.relay(checkpoints.take(reads::readIndex));
     }
 
     /** The last applied log index of this node's store (for tests and diagnostics). */

@@ -38,8 +38,8 @@ import org.rocksdb.WriteOptions;
  */
 public final class RocksEngine implements AutoCloseable {
     public static final String META = "_meta";
-    private static final byte[] APPLIED_INDEX = "applied_index".getBytes();
-    private static final byte[] REVISION = "revision".getBytes();
+    static final byte[] APPLIED_INDEX = "applied_index".getBytes();
+    static final byte[] REVISION = "revision".getBytes();
 
     static {
         RocksDB.loadLibrary();

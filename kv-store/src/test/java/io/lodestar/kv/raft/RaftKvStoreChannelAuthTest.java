@@ -136,6 +136,7 @@ class RaftKvStoreChannelAuthTest {
                 c.maxValueBytes(),
                 c.blockCacheBytes(),
                 c.raftPortSettings(),
-                c.counting());
+                c.counting(),
+                c.forceNewCluster());
     }
 }

@@ -104,6 +104,7 @@ class RaftKvStoreMembershipTest {
                 c.maxValueBytes(),
                 c.blockCacheBytes(),
                 c.raftPortSettings(),
-                c.counting());
+                c.counting(),
+                c.forceNewCluster());
     }
 }

@@ -113,6 +113,21 @@ public final class LaggingReplica implements KvStore {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<io.lodestar.kv.StoreCheckpoint> checkpoint() {
+        return store.checkpoint();
+    }
+
+    @Override
+    public String clusterId() {
+        return store.clusterId();
+    }
+
+    @Override
+    public io.lodestar.kv.cluster.LeaderContact leaderContact() {
+        return store.leaderContact();
+    }
+
+    @Override
     public ClusterView cluster() {
         return store.cluster();
     }

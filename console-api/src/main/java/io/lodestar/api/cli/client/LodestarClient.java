@@ -176,6 +176,37 @@ public final class LodestarClient {
                 token(false));
     }
 
+    /**
+     * GETs {@code path} with its body streamed into {@code target} when the answer is 2xx (never
+     * held in memory); any other answer comes back as a {@link Reply} with its body, and {@code
+     * target} is left as it was.
+     */
+    public Reply download(String path, java.nio.file.Path target) throws IOException, InterruptedException {
+        String bearer = token(false);
+        List<String> unreachable = new ArrayList<>();
+        for (URI server : serversFromCurrent()) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server + path))
+                    .timeout(REQUEST_TIMEOUT)
+                    .GET();
+            if (bearer != null) {
+                request.header("Authorization", "Bearer " + bearer);
+            }
+            try {
+                HttpResponse<byte[]> answer = http.send(
+                        request.build(),
+                        info -> info.statusCode() / 100 == 2
+                                ? HttpResponse.BodySubscribers.mapping(
+                                        HttpResponse.BodySubscribers.ofFile(target), file -> new byte[0])
+                                : HttpResponse.BodySubscribers.ofByteArray());
+                answeredBy(server);
+                return new Reply(answer.statusCode(), answer.body());
+            } catch (ConnectException | HttpConnectTimeoutException e) {
+                unreachable.add(server.getAuthority() + " (" + describe(e) + ")");
+            }
+        }
+        throw new CommandFailure(ExitCodes.FAILED, "cannot reach any server: " + String.join(", ", unreachable));
+    }
+
     private Reply send(String method, String pathAndQuery, String form, String bearer)
             throws IOException, InterruptedException {
         List<String> unreachable = new ArrayList<>();
