@@ -1,6 +1,7 @@
 package io.lodestar.api.cli;
 
 import io.lodestar.api.auth.BrowserOrigins;
+import io.lodestar.api.balance.BalanceSettings;
 import io.lodestar.api.server.LodestarServer;
 import io.lodestar.api.server.ServerSettings;
 import io.lodestar.kv.KvStoreConfig;
@@ -69,6 +70,7 @@ public final class SelfTestCommand implements Callable<Integer> {
                 null,
                 null, // plain HTTP: the node answers this process only
                 null,
+                BalanceSettings.DEFAULT,
                 false);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         base = "http://127.0.0.1:" + httpPort + "/nacos/v1";

@@ -1,6 +1,7 @@
 package io.lodestar.api.cli;
 
 import io.lodestar.api.auth.BrowserOrigins;
+import io.lodestar.api.balance.BalanceSettings;
 import io.lodestar.api.limits.ByteSize;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.server.LodestarServer;
@@ -132,6 +133,9 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Mixin
     PeerTlsOptions peerTls = new PeerTlsOptions();
+
+    @Mixin
+    BalanceOptions balance = new BalanceOptions();
 
     @Option(
             names = "--auth",
@@ -300,9 +304,11 @@ public final class ServerCommand implements Callable<Integer> {
         }
         ServerTls clientTls;
         PeerCertificates memberTls;
+        BalanceSettings connectionBalance;
         try {
             clientTls = tls.load();
             memberTls = peerTls.load();
+            connectionBalance = balance.load();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -327,6 +333,7 @@ public final class ServerCommand implements Callable<Integer> {
                 metricsTokenFile == null ? null : ownerOnly("--metrics-token-file", metricsTokenFile),
                 clientTls,
                 memberTls,
+                connectionBalance,
                 forceNewCluster);
     }
 

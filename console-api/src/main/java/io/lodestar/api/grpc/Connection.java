@@ -33,6 +33,7 @@ final class Connection {
     private final long maxUnreadBytes;
     private long unreadBytes; // guarded by this: bytes sent since the stream last had room
     private volatile boolean sentElsewhere;
+    private volatile long setUpAt; // when register succeeded, in millis; 0 until then
 
     /** What the client said of itself when it set the connection up. */
     record Setup(String clientVersion, Map<String, String> labels, String tenant) {
@@ -83,6 +84,16 @@ final class Connection {
         return setup;
     }
 
+    /** When the connection was set up (millis); 0 while it is not. */
+    long setUpAt() {
+        return setUpAt;
+    }
+
+    /** Set up, open, and not sent elsewhere: a client this node serves and may still send away. */
+    boolean movable() {
+        return registered() && !sentElsewhere && !closed();
+    }
+
     long lastActive() {
         return lastActive.get();
     }
@@ -110,6 +121,7 @@ final class Connection {
         }
         this.stream = stream;
         this.setup = setup;
+        this.setUpAt = System.currentTimeMillis();
         return true;
     }
 

@@ -195,6 +195,40 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         return sent;
     }
 
+    /**
+     * Sends up to {@code count} clients to {@code redirect}, newest first among the connections set
+     * up at least {@code minAgeMs} ago and not sent elsewhere already; returns how many were sent.
+     * The newest go first: after a member restarts they are the ones that fled it, and the
+     * long-settled clients stay undisturbed. The age floor leaves alone a client that has only just
+     * arrived (it may be redoing its subscriptions, or have just been moved here).
+     */
+    int moveNewest(int count, GrpcApi.Redirect redirect, long minAgeMs, String why) {
+        if (count <= 0) {
+            return 0;
+        }
+        long setUpBefore = System.currentTimeMillis() - minAgeMs;
+        List<Connection> candidates = byId.values().stream()
+                .filter(c -> c.movable() && c.setUpAt() <= setUpBefore)
+                .sorted(java.util.Comparator.comparingLong(Connection::setUpAt).reversed())
+                .limit(count)
+                .toList();
+        for (Connection c : candidates) {
+            reset(c, redirect, why);
+        }
+        return candidates.size();
+    }
+
+    /** Connections set up, open and not sent elsewhere: the clients this node serves from now on. */
+    int movableCount() {
+        int n = 0;
+        for (Connection c : byId.values()) {
+            if (c.movable()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Closes {@code c} and tells every close listener, once. */
     void close(Connection c, String why) {
         c.close(why);

@@ -261,6 +261,22 @@ public final class GrpcApi implements AutoCloseable {
         return connections.shed(keep, redirect);
     }
 
+    /**
+     * Connections set up here that are not being sent elsewhere: what this node counts as its load
+     * when the members compare theirs (a client already sent away is on its way to another).
+     */
+    public int servedConnections() {
+        return connections.movableCount();
+    }
+
+    /**
+     * Sends up to {@code count} clients to {@code redirect}, the newest set up at least {@code
+     * minAgeMs} ago first; returns how many were sent. For the connection balancer.
+     */
+    public int moveNewest(int count, Redirect redirect, long minAgeMs, String why) {
+        return connections.moveNewest(count, redirect, minAgeMs, why);
+    }
+
     /** Sends the client of connection {@code id} elsewhere, as {@link #shed} does; false if no such connection is set up. */
     public boolean sendElsewhere(String id, Redirect redirect) {
         Connection c = connections.get(id);

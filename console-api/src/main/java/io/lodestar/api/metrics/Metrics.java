@@ -145,6 +145,14 @@ public final class Metrics {
                 .register(registry);
     }
 
+    /** Counts clients the connection balancer sent to another member (0 registers the counter). */
+    public void grpcConnectionsBalanced(int moved) {
+        Counter.builder("lodestar_grpc_connections_balanced")
+                .description("nacos-client connections the connection balance sent to a less loaded member")
+                .register(registry)
+                .increment(moved);
+    }
+
     /**
      * Times one gRPC request by its type (the request types served, and "other") and its outcome
      * ("ok", or the error code answered): both bounded sets.

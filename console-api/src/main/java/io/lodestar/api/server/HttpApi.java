@@ -6,6 +6,7 @@ import io.javalin.http.MethodNotAllowedResponse;
 import io.javalin.http.NotFoundResponse;
 import io.lodestar.api.auth.AccessRules;
 import io.lodestar.api.auth.Auth;
+import io.lodestar.api.balance.ConnectionBalancer;
 import io.lodestar.api.cluster.HealthRoutes;
 import io.lodestar.api.cluster.MembershipRoutes;
 import io.lodestar.api.cluster.NodeReadiness;
@@ -54,7 +55,9 @@ import io.lodestar.config.transfer.ConfigTransfer;
 import io.lodestar.kv.KvStore;
 import io.lodestar.naming.health.PersistentHealthChecks;
 import io.lodestar.naming.service.NamingService;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -99,6 +102,7 @@ public final class HttpApi {
             NodeReadiness readiness,
             Metrics metrics,
             GrpcApi grpc, // null when gRPC is off
+            ConnectionBalancer balance, // null when gRPC is off
             Auth auth) {}
 
     /**
@@ -190,7 +194,7 @@ public final class HttpApi {
         ClusterGather gather = new ClusterGather(
                         s.store(), views::answer, ClusterGather.DEFAULT_DEADLINE_MS, host + ":" + port)
                 .serve();
-        HealthRoutes.install(app, s.store(), s.readiness(), gather::memberStatus);
+        HealthRoutes.install(app, s.store(), s.readiness(), () -> withConnections(gather.memberStatus(), s.balance()));
         MembershipRoutes.install(app, s.store());
         SnapshotRoutes.install(app, s.store());
         metrics.install(app, scrapers);
@@ -249,5 +253,26 @@ public final class HttpApi {
     /** Whether a route of any method serves {@code path}. */
     private static boolean routesServe(Javalin app, String path) {
         return app.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream().anyMatch(e -> e.matches(path));
+    }
+
+    /**
+     * Each member's status with the nacos-client connections it reported to the connection balance's
+     * last round ({@code grpcConnections}; absent for a member that did not report, or with gRPC off).
+     */
+    private static CompletableFuture<Map<String, Map<String, Object>>> withConnections(
+            CompletableFuture<Map<String, Map<String, Object>>> status, ConnectionBalancer balance) {
+        if (balance == null) {
+            return status;
+        }
+        return status.thenApply(members -> {
+            Map<String, Integer> counts = balance.connectionsByMember();
+            members.forEach((address, member) -> {
+                Integer n = counts.get(address);
+                if (n != null) {
+                    member.put("grpcConnections", n);
+                }
+            });
+            return members;
+        });
     }
 }

@@ -4,6 +4,7 @@ import io.javalin.Javalin;
 import io.lodestar.api.answer.NamingJson;
 import io.lodestar.api.auth.Auth;
 import io.lodestar.api.auth.AuthKeyspaces;
+import io.lodestar.api.balance.ConnectionBalancer;
 import io.lodestar.api.cluster.NodeReadiness;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.limits.Limit;
@@ -64,6 +65,7 @@ public final class LodestarServer implements AutoCloseable {
     private final Naming naming;
     private final Javalin http;
     private final GrpcApi grpc; // null when off
+    private final ConnectionBalancer balance; // null when gRPC is off
     /** Background jobs stopped with the server: retention, the public alias migration, auth set-up. */
     private final List<AutoCloseable> backgroundJobs;
 
@@ -177,6 +179,7 @@ public final class LodestarServer implements AutoCloseable {
             Naming naming,
             Javalin http,
             GrpcApi grpc,
+            ConnectionBalancer balance,
             List<AutoCloseable> backgroundJobs) {
         this.store = store;
         this.listeners = listeners;
@@ -184,6 +187,7 @@ public final class LodestarServer implements AutoCloseable {
         this.naming = naming;
         this.http = http;
         this.grpc = grpc;
+        this.balance = balance;
         this.backgroundJobs = backgroundJobs;
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "server-watcher");
@@ -276,6 +280,17 @@ public final class LodestarServer implements AutoCloseable {
                         e);
             }
         }
+        // answers the members' load questions from here on; its rounds start once HTTP serves
+        ConnectionBalancer balance = grpc == null
+                ? null
+                : new ConnectionBalancer(
+                        s.connectionBalance(),
+                        store,
+                        grpc,
+                        () -> readiness.get().ready(),
+                        metrics,
+                        s.host() + ":" + s.httpPort(),
+                        s.httpPort());
         HttpApi.Services services = new HttpApi.Services(
                 store,
                 configs,
@@ -290,6 +305,7 @@ public final class LodestarServer implements AutoCloseable {
                 readiness,
                 metrics,
                 grpc,
+                balance,
                 auth);
         Javalin http;
         try {
@@ -297,6 +313,9 @@ public final class LodestarServer implements AutoCloseable {
                     services, checks, s.host(), s.httpPort(), s.limits(), ScrapeToken.of(s.metricsToken()), s.tls());
             http.start();
         } catch (RuntimeException e) {
+            if (balance != null) {
+                balance.close();
+            }
             if (grpc != null) {
                 grpc.close();
             }
@@ -310,6 +329,7 @@ public final class LodestarServer implements AutoCloseable {
         }
         if (grpc != null) {
             metrics.grpcConnections(grpc::connections);
+            balance.start();
         }
         boolean tls = s.tls() != null;
         LOG.info(
@@ -354,7 +374,7 @@ public final class LodestarServer implements AutoCloseable {
                 new ChangeLogRetention(store, ChangeLogRetention.Settings.defaults()).start(),
                 new PublicAliasMigration(store).start(),
                 auth);
-        return new LodestarServer(store, listeners, push, naming, http, grpc, backgroundJobs);
+        return new LodestarServer(store, listeners, push, naming, http, grpc, balance, backgroundJobs);
     }
 
     private record RoleLine(String role, String leader, long term, boolean ready, String reason) {
@@ -393,6 +413,9 @@ public final class LodestarServer implements AutoCloseable {
     @Override
     public void close() {
         watcher.shutdownNow();
+        if (balance != null) {
+            balance.close(); // reports this node not ready, so that no member sends it clients now
+        }
         if (grpc != null) {
             grpc.close(); // sends its clients to other servers first
         }

@@ -1,6 +1,7 @@
 package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
+import io.lodestar.api.balance.BalanceSettings;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.tls.PeerCertificates;
 import io.lodestar.api.tls.ServerTls;
@@ -27,7 +28,8 @@ import java.util.List;
  * node, at this start, the only member of its group with everything it had applied (the recovery
  * of a group that lost its majority, docs/operations.md). {@code dataDir} is made absolute
  * once, here: RocksDB's native library loader and the start-up log need it so, and every part of
- * the node then names the same directory.
+ * the node then names the same directory. {@code connectionBalance} is how the node evens out
+ * nacos-client connections with the other members (docs/grpc.md).
  */
 public record ServerSettings(
         String host,
@@ -50,6 +52,7 @@ public record ServerSettings(
         byte[] metricsToken,
         ServerTls tls,
         PeerCertificates peerTls,
+        BalanceSettings connectionBalance,
         boolean forceNewCluster) {
     public ServerSettings {
         dataDir = dataDir.toAbsolutePath().normalize();

@@ -1,6 +1,7 @@
 package io.lodestar.api.server;
 
 import io.lodestar.api.auth.BrowserOrigins;
+import io.lodestar.api.balance.BalanceSettings;
 import io.lodestar.api.limits.Limits;
 import io.lodestar.api.tls.ServerTls;
 import io.lodestar.kv.testing.FreePorts;
@@ -45,6 +46,7 @@ public final class TestSettings {
                 null,
                 null,
                 null,
+                BalanceSettings.DEFAULT,
                 false);
     }
 
@@ -85,6 +87,7 @@ public final class TestSettings {
                 token,
                 tls,
                 s.peerTls(),
+                s.connectionBalance(),
                 s.forceNewCluster());
     }
 }
