@@ -11,8 +11,9 @@ import java.util.List;
  * <p>The rule: among the ready members, {@code share} is the connections each would hold if even,
  * {@code ceil(total / members)}; a node is over when it holds more than {@code threshold}, the
  * larger of {@code share * (1 + slack)} (rounded down) and {@code share + minExcess}. A node over
- * it moves its excess down to {@code share} (not to the threshold: stopping at the threshold would
- * leave it the first to tip over again) to the members below {@code share}, each at most what it
+ * it moves its excess down to {@code share}, round after round ({@code draining}: it moved some last
+ * round, so it goes on while it holds more than {@code share}; stopping at the threshold would leave
+ * the members it filled well below the others), to the members below {@code share}, each at most what it
  * lacks, in proportion to what it lacks (so that two loaded nodes deciding at once fill the
  * emptiest members together rather than both flooding the one emptiest), at most {@code budget} a
  * round. A node that is not ready, or not among the loads, moves nothing; a member that is not
@@ -27,6 +28,7 @@ public record BalancePlan(int share, int threshold, int held, List<Move> moves) 
         return moves.stream().mapToInt(Move::count).sum();
     }
 
+    /** Whether this node holds more than the threshold. */
     public boolean over() {
         return held > threshold;
     }
@@ -35,8 +37,10 @@ public record BalancePlan(int share, int threshold, int held, List<Move> moves) 
      * @param self this node's Raft address, as in {@code loads}
      * @param loads every member that reported, this node included
      * @param budget the most clients to send away this round
+     * @param draining whether this node moved clients last round: then it goes on down to the share
      */
-    public static BalancePlan decide(String self, List<MemberLoad> loads, int slackPercent, int minExcess, int budget) {
+    public static BalancePlan decide(
+            String self, List<MemberLoad> loads, int slackPercent, int minExcess, int budget, boolean draining) {
         MemberLoad own =
                 loads.stream().filter(l -> l.member().equals(self)).findFirst().orElse(null);
         List<MemberLoad> ready = loads.stream().filter(MemberLoad::ready).toList();
@@ -46,7 +50,7 @@ public record BalancePlan(int share, int threshold, int held, List<Move> moves) 
         long total = ready.stream().mapToLong(MemberLoad::connections).sum();
         int share = (int) ((total + ready.size() - 1) / ready.size());
         int threshold = (int) Math.max((long) share * (100 + slackPercent) / 100, (long) share + minExcess);
-        if (own.connections() <= threshold || budget <= 0) {
+        if (own.connections() <= (draining ? share : threshold) || budget <= 0) {
             return new BalancePlan(share, threshold, own.connections(), List.of());
         }
         List<MemberLoad> under = ready.stream()

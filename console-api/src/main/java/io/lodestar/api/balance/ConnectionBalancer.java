@@ -53,6 +53,7 @@ public final class ConnectionBalancer implements AutoCloseable {
         return t;
     });
     private volatile Map<String, Integer> lastCounts = Map.of();
+    private boolean draining; // the rounds' thread's own: the last round moved clients
 
     /**
      * Answers the other members' load questions from now on; {@link #start} starts the rounds.
@@ -114,11 +115,14 @@ public final class ConnectionBalancer implements AutoCloseable {
             lastCounts =
                     loads.stream().collect(Collectors.toUnmodifiableMap(MemberLoad::member, MemberLoad::connections));
             if (!settings.on() || closed || !ready.getAsBoolean()) {
+                draining = false;
                 return;
             }
             int budget = (int) Math.max(1, settings.movesPerSecond() * ROUND_MS / 1000);
-            BalancePlan plan = BalancePlan.decide(self, loads, settings.slackPercent(), settings.minExcess(), budget);
-            if (!plan.over()) {
+            BalancePlan plan =
+                    BalancePlan.decide(self, loads, settings.slackPercent(), settings.minExcess(), budget, draining);
+            if (plan.moves().isEmpty()) {
+                draining = false;
                 LOG.debug(
                         "connection balance: {} here, share {}, threshold {}",
                         plan.held(),
@@ -138,7 +142,7 @@ public final class ConnectionBalancer implements AutoCloseable {
                         move.count(),
                         to,
                         MIN_CONNECTION_AGE_MS,
-                        "connection balance: " + plan.held() + " here over the threshold " + plan.threshold());
+                        "connection balance: " + plan.held() + " here, the even share is " + plan.share());
                 sent += n;
                 where.append(where.length() == 0 ? "" : ", ")
                         .append(n)
@@ -148,9 +152,10 @@ public final class ConnectionBalancer implements AutoCloseable {
                         .append(target.connections())
                         .append(")");
             }
+            draining = sent > 0;
             metrics.grpcConnectionsBalanced(sent);
             LOG.info(
-                    "connection balance: {} clients here, over the threshold {} (share {} of {} over {} ready members):"
+                    "connection balance: {} clients here, threshold {} (share {} of {} over {} ready members):"
                             + " sent {}{}",
                     plan.held(),
                     plan.threshold(),
