@@ -3,8 +3,10 @@ package io.lodestar.api.balance;
 import io.lodestar.api.grpc.GrpcApi;
 import io.lodestar.api.metrics.Metrics;
 import io.lodestar.kv.KvStore;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +56,7 @@ public final class ConnectionBalancer implements AutoCloseable {
     });
     private volatile Map<String, Integer> lastCounts = Map.of();
     private boolean draining; // the rounds' thread's own: the last round moved clients
+    private String sharedHostWarned; // the rounds' thread's own: the shared host last warned of
 
     /**
      * Answers the other members' load questions from now on; {@link #start} starts the rounds.
@@ -118,6 +121,18 @@ public final class ConnectionBalancer implements AutoCloseable {
                 draining = false;
                 return;
             }
+            String shared = sharedHost(loads);
+            if (shared != null) {
+                if (!shared.equals(sharedHostWarned)) {
+                    LOG.warn(
+                            "connection balance paused: several members serve at {}, and nacos-client sent to one"
+                                    + " of them connects to the first of its servers at that address instead",
+                            shared);
+                    sharedHostWarned = shared;
+                }
+                draining = false;
+                return;
+            }
             int budget = (int) Math.max(1, settings.movesPerSecond() * ROUND_MS / 1000);
             BalancePlan plan =
                     BalancePlan.decide(self, loads, settings.slackPercent(), settings.minExcess(), budget, draining);
@@ -174,6 +189,18 @@ public final class ConnectionBalancer implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("connection balance round failed", e);
         }
+    }
+
+    /** A host two members' HTTP addresses share, or null: clients cannot be sent to one of them. */
+    static String sharedHost(List<MemberLoad> loads) {
+        Set<String> hosts = new HashSet<>();
+        for (MemberLoad l : loads) {
+            String host = l.httpAddress().substring(0, l.httpAddress().lastIndexOf(':'));
+            if (!hosts.add(host)) {
+                return host;
+            }
+        }
+        return null;
     }
 
     @Override
