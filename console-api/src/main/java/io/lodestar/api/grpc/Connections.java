@@ -11,6 +11,7 @@ import io.lodestar.api.metrics.Metrics;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -209,7 +210,7 @@ final class Connections extends ServerTransportFilter implements AutoCloseable {
         long setUpBefore = System.currentTimeMillis() - minAgeMs;
         List<Connection> candidates = byId.values().stream()
                 .filter(c -> c.movable() && c.setUpAt() <= setUpBefore)
-                .sorted(java.util.Comparator.comparingLong(Connection::setUpAt).reversed())
+                .sorted(Comparator.comparingLong(Connection::setUpAt).reversed())
                 .limit(count)
                 .toList();
         for (Connection c : candidates) {
