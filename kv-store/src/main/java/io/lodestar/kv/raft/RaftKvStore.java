@@ -357,20 +357,7 @@ public final class RaftKvStore implements KvStore, LeaderProposer {
 
     @Override
     public PeerChannel peers() {
-        return new PeerChannel() {
-            @Override
-            public CompletableFuture<byte[]> send(String peer, String topic, byte[] payload, long timeoutMillis) {
-                if (closed) {
-                    return CompletableFuture.failedFuture(new StoreUnavailableException("the store is shutting down"));
-                }
-                return completions.relay(forwarder.message(peer, topic, payload, timeoutMillis));
-            }
-
-            @Override
-            public void handle(String topic, PeerMessageHandler handler) {
-                peerHandlers.put(topic, handler);
-            }
-        };
+        return new MemberChannel(forwarder, peerHandlers, completions, () -> closed);
     }
 
     @Override
