@@ -1,6 +1,7 @@
 package io.lodestar.api.cli;
 
 import io.lodestar.api.cli.config.ConfigCommand;
+import io.lodestar.api.cli.migrate.MigrateCommand;
 import io.lodestar.api.cli.namespace.NamespaceCommand;
 import io.lodestar.api.cli.naming.NamingCommand;
 import io.lodestar.api.cli.snapshot.SnapshotCommand;
@@ -14,8 +15,7 @@ import picocli.CommandLine.Spec;
  * The top-level command; its only job is to route to a subcommand: {@code server} and {@code
  * self-test} run a node; the operator verbs ({@code config}, {@code naming}, {@code namespace},
  * {@code cluster}, {@code user}) talk to running nodes over HTTP through {@code cli.client}, one
- * package per verb group. Offline data tools (a snapshot of the data dir, migrating from Nacos)
- * are not here yet; they will be verb groups of their own.
+ * package per verb group; {@code migrate} copies a running Nacos into a running Lodestar.
  */
 @Command(
         name = "lodestar",
@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
             ClusterCommand.class,
             SnapshotCommand.class,
             UserCommand.class,
+            MigrateCommand.class,
             SelfTestCommand.class,
             CompletionCommand.class,
             CommandLine.HelpCommand.class

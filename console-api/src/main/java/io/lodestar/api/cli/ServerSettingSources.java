@@ -62,6 +62,7 @@ public final class ServerSettingSources implements CommandLine.IDefaultValueProv
             "LODESTAR_TOKEN",
             "LODESTAR_NEW_PASSWORD",
             "LODESTAR_SERVER",
+            "LODESTAR_FROM_PASSWORD",
             CONFIG_ENV,
             ServerCommand.CLUSTER_SECRET_ENV);
 

@@ -15,6 +15,7 @@ public final class Call {
     final String path;
     final Map<String, String> query = new LinkedHashMap<>();
     final Map<String, String> form = new LinkedHashMap<>();
+    final Map<String, String> headers = new LinkedHashMap<>();
 
     Call(LodestarClient client, String method, String path) {
         this.client = client;
@@ -34,6 +35,14 @@ public final class Call {
     public Call query(String name, String value) {
         if (value != null) {
             query.put(name, value);
+        }
+        return this;
+    }
+
+    /** A request header (e.g. Nacos's {@code betaIps}); a null value leaves it out. */
+    public Call header(String name, String value) {
+        if (value != null) {
+            headers.put(name, value);
         }
         return this;
     }

@@ -26,6 +26,8 @@ public final class Credentials {
 
     private final Path passwordFile;
     private final String passwordFromEnv;
+    /** Where the password may come from, for the message when there is none. */
+    private String passwordHint = "give --password-file, set " + PASSWORD_ENV + ",";
     /** The password once asked for, so that a watch logging in again after a reconnection does not ask again. */
     private char[] typed;
 
@@ -51,6 +53,20 @@ public final class Credentials {
         return new Credentials(null, null, null, null);
     }
 
+    /**
+     * Credentials for another server than the one {@code --server} names (the source of {@code
+     * migrate}): {@code username} (none: no login) with the password from {@code passwordEnv} in
+     * {@code env}, else a prompt on the terminal.
+     */
+    public static Credentials forUser(String username, String passwordEnv, Map<String, String> env) {
+        if (username == null) {
+            return new Credentials(null, null, null, null);
+        }
+        Credentials c = new Credentials(null, username, null, blankToNull(env.get(passwordEnv)));
+        c.passwordHint = "set " + passwordEnv;
+        return c;
+    }
+
     boolean logsIn() {
         return username != null;
     }
@@ -71,8 +87,7 @@ public final class Credentials {
         if (console == null) {
             throw new CommandFailure(
                     ExitCodes.USAGE,
-                    "no password for " + username + ": give --password-file, set " + PASSWORD_ENV
-                            + ", or run in a terminal to be asked");
+                    "no password for " + username + ": " + passwordHint + " or run in a terminal to be asked");
         }
         if (typed == null) {
             typed = console.readPassword("Password for %s: ", username);

@@ -33,13 +33,15 @@ public final class LodestarClient {
     private final HttpClient http;
     private final List<URI> servers;
     private final Credentials credentials;
+    private final String loginPath;
     private int current;
     private String token;
 
-    private LodestarClient(HttpClient http, List<URI> servers, Credentials credentials) {
+    private LodestarClient(HttpClient http, List<URI> servers, Credentials credentials, String loginPath) {
         this.http = http;
         this.servers = servers;
         this.credentials = credentials;
+        this.loginPath = loginPath;
     }
 
     /** A client for {@code options}; a bad option is a {@link CommandFailure} with {@link ExitCodes#USAGE}. */
@@ -51,6 +53,14 @@ public final class LodestarClient {
     }
 
     static LodestarClient of(List<String> servers, Path tlsCaFile, Credentials credentials) {
+        return of(servers, tlsCaFile, credentials, LOGIN_PATH);
+    }
+
+    /**
+     * A client of a server that is not necessarily Lodestar (the source of {@code migrate}), which
+     * logs in at {@code loginPath} (Nacos 3.2 serves only {@code /nacos/v3/auth/user/login}).
+     */
+    public static LodestarClient of(List<String> servers, Path tlsCaFile, Credentials credentials, String loginPath) {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(CONNECT_SECONDS));
         if (tlsCaFile != null) {
             try {
@@ -66,7 +76,7 @@ public final class LodestarClient {
         if (uris.isEmpty()) {
             throw new CommandFailure(ExitCodes.USAGE, "--server: give at least one host:port");
         }
-        return new LodestarClient(builder.build(), List.copyOf(uris), credentials);
+        return new LodestarClient(builder.build(), List.copyOf(uris), credentials, loginPath);
     }
 
     /** {@code server} with its scheme: as given, else https with a CA file and http without. */
@@ -126,7 +136,7 @@ public final class LodestarClient {
      * whose answer is the node's own (no other server may answer in its place).
      */
     public LodestarClient pinnedTo(URI server) {
-        LodestarClient pinned = new LodestarClient(http, List.of(server), credentials);
+        LodestarClient pinned = new LodestarClient(http, List.of(server), credentials, loginPath);
         pinned.token = token;
         return pinned;
     }
@@ -156,7 +166,7 @@ public final class LodestarClient {
         char[] password = credentials.password();
         String form = "username=" + enc(credentials.username) + "&password=" + enc(new String(password));
         java.util.Arrays.fill(password, '\0');
-        Reply reply = send("POST", LOGIN_PATH, form, null);
+        Reply reply = send("POST", loginPath, form, null, Map.of());
         if (!reply.ok()) {
             throw new CommandFailure(
                     ExitCodes.forStatus(reply.status()) == ExitCodes.REFUSED ? ExitCodes.REFUSED : ExitCodes.FAILED,
@@ -173,7 +183,8 @@ public final class LodestarClient {
                 call.method,
                 path,
                 call.method.equals("GET") || call.method.equals("DELETE") ? null : form(call.form),
-                token(false));
+                token(false),
+                call.headers);
     }
 
     /**
@@ -207,7 +218,7 @@ public final class LodestarClient {
         throw new CommandFailure(ExitCodes.FAILED, "cannot reach any server: " + String.join(", ", unreachable));
     }
 
-    private Reply send(String method, String pathAndQuery, String form, String bearer)
+    private Reply send(String method, String pathAndQuery, String form, String bearer, Map<String, String> headers)
             throws IOException, InterruptedException {
         List<String> unreachable = new ArrayList<>();
         for (URI server : serversFromCurrent()) {
@@ -222,6 +233,7 @@ public final class LodestarClient {
             if (bearer != null) {
                 request.header("Authorization", "Bearer " + bearer);
             }
+            headers.forEach(request::header);
             try {
                 HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
                 answeredBy(server);
