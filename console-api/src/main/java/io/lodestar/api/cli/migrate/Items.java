@@ -1,8 +1,10 @@
 package io.lodestar.api.cli.migrate;
 
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -72,15 +74,37 @@ public final class Items {
         }
     }
 
-    /** A config as published: content and the fields Nacos keeps beside it. */
-    public record Config(ConfigKey key, String content, String type, String desc, String tags, String appName) {
+    /**
+     * A config as published: content and the fields Nacos keeps beside it. Its tags are a set,
+     * compared regardless of order, and kept in the source's order for the copy.
+     */
+    public record Config(ConfigKey key, String content, String type, String desc, Set<String> tags, String appName) {
         public Config {
             content = text(content);
             type = type == null || type.isBlank() ? "text" : type;
             desc = text(desc);
-            tags = sortedList(tags);
+            tags = tags == null ? Set.of() : java.util.Collections.unmodifiableSet(new LinkedHashSet<>(tags));
             appName = text(appName);
         }
+
+        public Config(ConfigKey key, String content, String type, String desc, String tags, String appName) {
+            this(key, content, type, desc, tagSet(tags), appName);
+        }
+
+        String joinedTags() {
+            return String.join(",", tags);
+        }
+    }
+
+    private static Set<String> tagSet(String tags) {
+        Set<String> set = new LinkedHashSet<>();
+        if (tags != null) {
+            Arrays.stream(tags.split(","))
+                    .map(String::trim)
+                    .filter(t -> !t.isEmpty())
+                    .forEach(set::add);
+        }
+        return set;
     }
 
     /** A config's gray release by client IP (Nacos's beta). */

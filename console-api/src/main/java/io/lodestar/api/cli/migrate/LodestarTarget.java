@@ -81,10 +81,15 @@ final class LodestarTarget {
         on(client.post(CONFIGS), c.key())
                 .param("content", c.content())
                 .param("type", c.type())
-                .param("desc", c.desc())
-                .param("config_tags", c.tags())
-                .param("appName", c.appName())
+                .param("desc", absentIfEmpty(c.desc()))
+                .param("config_tags", absentIfEmpty(c.joinedTags()))
+                .param("appName", absentIfEmpty(c.appName()))
                 .ok();
+    }
+
+    /** Nacos keeps an absent field as null and an empty one as empty: a copy leaves out what was not there. */
+    private static String absentIfEmpty(String s) {
+        return s.isEmpty() ? null : s;
     }
 
     Optional<Beta> beta(ConfigKey key) throws IOException, InterruptedException {

@@ -87,7 +87,9 @@ class NacosV3ReaderTest {
                         + "\"desc\":\"the shop\",\"encryptedDataKey\":\"\",\"createUser\":\"nacos\",\"createIp\":\"1.2.3.4\","
                         + "\"configTags\":\"t2,t1\"}"));
         ConfigKey key = new ConfigKey("dev", "G", "a");
-        assertEquals(Optional.of(new Config(key, "k: v", "yaml", "the shop", "t1,t2", "shop")), reader.config(key));
+        Config config = reader.config(key).orElseThrow();
+        assertEquals(new Config(key, "k: v", "yaml", "the shop", "t1,t2", "shop"), config);
+        assertEquals("t2,t1", config.joinedTags(), "the source's order is kept for the copy");
         assertTrue(asked.get(asked.size() - 1).contains("namespaceId=dev"), asked.toString());
     }
 
