@@ -112,6 +112,43 @@ class MigrateIT {
                 get(target, CONFIGS, "show", "all", "dataId", "db.properties", "group", "G1", "tenant", "dev")
                         .path("content")
                         .asText());
+
+        // a user the target lacks, with nowhere to put a generated password: that item fails, the
+        // rest is copied, and the exit code says so
+        ok(send(source, "POST", "/nacos/v1/auth/users", Map.of(), "username", "carol", "password", "carol-secret-1"));
+        CliProcess.Run failing = migrate(false);
+        assertEquals(1, failing.exit(), failing.toString());
+        assertTrue(
+                failing.out().contains("failed user carol: its password cannot be read from the source"),
+                failing.toString());
+        assertTrue(failing.out().contains("created namespace staging"), failing.toString());
+        assertTrue(failing.out().matches("(?s).*\\nusers +0 +0 +2 +1\\n.*"), failing.toString());
+        assertEquals(
+                "url=changed",
+                get(target, CONFIGS, "show", "all", "dataId", "db.properties", "group", "G1", "tenant", "dev")
+                        .path("content")
+                        .asText());
+    }
+
+    /** Bad command lines: each a usage error (2) naming what is wrong, or (unreachable) a failure (1). */
+    @Test
+    void badCommandLinesAreRefusedNamingTheOption() throws Exception {
+        record Case(List<String> args, int exit, String message) {}
+        List<Case> cases = List.of(
+                new Case(List.of("migrate"), 2, "--from"),
+                new Case(List.of("migrate", "--from", "ftp://nacos:21"), 2, "--from: 'ftp://nacos:21'"),
+                new Case(List.of("migrate", "--from", "http://nacos:8848/other"), 2, "--from: "),
+                new Case(
+                        List.of("migrate", "--from", "127.0.0.1:1", "--from-namespace", "dev", "--from-namespace-all"),
+                        2,
+                        "--from-namespace and --from-namespace-all exclude each other"),
+                new Case(List.of("migrate", "--from", "127.0.0.1:1", "--dry-run=maybe"), 2, "--dry-run"),
+                new Case(List.of("migrate", "--from", "127.0.0.1:1"), 1, "cannot reach any server: 127.0.0.1:1"));
+        for (Case c : cases) {
+            CliProcess.Run run = CliProcess.run(Map.of(), c.args().toArray(String[]::new));
+            assertEquals(c.exit(), run.exit(), c + "\n" + run);
+            assertTrue(run.stderr().contains(c.message()), c + "\n" + run);
+        }
     }
 
     private ServerProcess start(String name) throws Exception {
@@ -138,6 +175,10 @@ class MigrateIT {
     }
 
     private CliProcess.Run migrate(String... extra) throws Exception {
+        return migrate(true, extra);
+    }
+
+    private CliProcess.Run migrate(boolean passwordsFile, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of(
                 "migrate",
                 "--from",
@@ -146,9 +187,10 @@ class MigrateIT {
                 "nacos",
                 "--from-namespace-all",
                 "--from-group",
-                "SVC",
-                "--new-passwords-file",
-                dir.resolve("passwords").toString()));
+                "SVC"));
+        if (passwordsFile) {
+            args.addAll(List.of("--new-passwords-file", dir.resolve("passwords").toString()));
+        }
         args.addAll(List.of(extra));
         return CliProcess.run(env, args.toArray(String[]::new));
     }

@@ -7,6 +7,8 @@ import io.lodestar.api.cli.client.ExitCodes;
 import io.lodestar.api.cli.client.LodestarClient;
 import io.lodestar.api.cli.client.Output;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -107,13 +109,36 @@ public final class MigrateCommand extends ClientCommand {
         return summary.anyFailed() ? ExitCodes.FAILED : ExitCodes.OK;
     }
 
-    /** {@code --from} as a server address: a trailing {@code /nacos} (the context path) dropped. */
+    /**
+     * {@code --from} as a server address: {@code http(s)://host[:port]}, {@code http://} when no
+     * scheme is given, a trailing {@code /nacos} (the context path) dropped; anything else is a
+     * usage error naming {@code --from}.
+     */
     static String sourceUrl(String from) {
         String s = from.trim();
+        boolean hasScheme = s.contains("://");
         while (s.endsWith("/")) {
             s = s.substring(0, s.length() - 1);
         }
-        return s.endsWith("/nacos") ? s.substring(0, s.length() - "/nacos".length()) : s;
+        if (s.endsWith("/nacos")) {
+            s = s.substring(0, s.length() - "/nacos".length());
+        }
+        String withScheme = hasScheme ? s : "http://" + s;
+        URI uri;
+        try {
+            uri = new URI(withScheme);
+        } catch (URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null
+                || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null
+                || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())
+                || uri.getRawQuery() != null) {
+            throw new CommandFailure(
+                    ExitCodes.USAGE, "--from: '" + from + "' is not a Nacos address such as http://nacos:8848");
+        }
+        return withScheme;
     }
 
     /**

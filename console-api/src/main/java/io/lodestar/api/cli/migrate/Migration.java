@@ -60,12 +60,7 @@ final class Migration {
         this.onChange = onChange;
     }
 
-    /** A write of one item. */
-    private interface Write {
-        void run() throws IOException, InterruptedException;
-    }
-
-    /** A read or a step that may fail for its item. */
+    /** A read or a write that may fail for its item. */
     private interface Step {
         void run() throws IOException, InterruptedException;
     }
@@ -259,7 +254,7 @@ final class Migration {
     }
 
     /** Records {@code diff} for the item and, unless it is a dry run or nothing changes, writes it. */
-    private void apply(Kind kind, String item, Diff diff, Write write) throws InterruptedException {
+    private void apply(Kind kind, String item, Diff diff, Step write) throws InterruptedException {
         if (diff.action() != Diff.Action.UNCHANGED && !dryRun) {
             try {
                 write.run();

@@ -195,11 +195,10 @@ final class NacosV1Reader implements SourceReader {
                     return listedInstances(key);
                 }
                 JsonNode list = answer.get().path("list");
-                int before = all.size();
                 for (JsonNode i : list) {
                     all.add(NacosJson.instance(key, i));
                 }
-                if (list.size() < PAGE || all.size() - before == 0) {
+                if (list.size() < PAGE) {
                     break;
                 }
             }
