@@ -28,6 +28,8 @@ public final class Credentials {
     private final String passwordFromEnv;
     /** Where the password may come from, for the message when there is none. */
     private String passwordHint = "give --password-file, set " + PASSWORD_ENV + ",";
+    /** Whose password the prompt asks for: the user's name, and for another server which one. */
+    private String promptName;
     /** The password once asked for, so that a watch logging in again after a reconnection does not ask again. */
     private char[] typed;
 
@@ -55,15 +57,16 @@ public final class Credentials {
 
     /**
      * Credentials for another server than the one {@code --server} names (the source of {@code
-     * migrate}): {@code username} (none: no login) with the password from {@code passwordEnv} in
-     * {@code env}, else a prompt on the terminal.
+     * migrate}, which the prompt calls {@code where}): {@code username} (none: no login) with the
+     * password from {@code passwordEnv} in {@code env}, else a prompt on the terminal.
      */
-    public static Credentials forUser(String username, String passwordEnv, Map<String, String> env) {
+    public static Credentials forUser(String username, String passwordEnv, String where, Map<String, String> env) {
         if (username == null) {
             return new Credentials(null, null, null, null);
         }
         Credentials c = new Credentials(null, username, null, blankToNull(env.get(passwordEnv)));
         c.passwordHint = "set " + passwordEnv;
+        c.promptName = username + " " + where;
         return c;
     }
 
@@ -90,7 +93,7 @@ public final class Credentials {
                     "no password for " + username + ": " + passwordHint + " or run in a terminal to be asked");
         }
         if (typed == null) {
-            typed = console.readPassword("Password for %s: ", username);
+            typed = console.readPassword("Password for %s: ", promptName == null ? username : promptName);
             if (typed == null) {
                 throw new CommandFailure(ExitCodes.USAGE, "no password for " + username + ": input ended");
             }

@@ -81,8 +81,9 @@ public final class MigrateCommand extends ClientCommand {
         if (allNamespaces && fromNamespaces != null) {
             throw new CommandFailure(ExitCodes.USAGE, "--from-namespace and --from-namespace-all exclude each other");
         }
-        SourceReader source =
-                reader(sourceUrl(from), Credentials.forUser(fromUsername, FROM_PASSWORD_ENV, System.getenv()));
+        SourceReader source = reader(
+                sourceUrl(from),
+                Credentials.forUser(fromUsername, FROM_PASSWORD_ENV, "at the source", System.getenv()));
         Set<String> wanted = null;
         if (!allNamespaces) {
             wanted = new HashSet<>();
@@ -149,7 +150,7 @@ public final class MigrateCommand extends ClientCommand {
         LodestarClient probe = LodestarClient.of(
                 List.of(from),
                 null,
-                Credentials.forUser(null, FROM_PASSWORD_ENV, java.util.Map.of()),
+                Credentials.forUser(null, FROM_PASSWORD_ENV, "", java.util.Map.of()),
                 NacosV1Reader.LOGIN);
         boolean v3 = probe.get(NacosV3Reader.STATE).send().status() != 404;
         LodestarClient client =

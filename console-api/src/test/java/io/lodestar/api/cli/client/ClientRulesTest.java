@@ -45,6 +45,24 @@ class ClientRulesTest {
     }
 
     @Test
+    void anotherServersUserTakesItsPasswordFromItsOwnVariableNeverLodestars() {
+        Map<String, String> env =
+                Map.of(Credentials.PASSWORD_ENV, "target", Credentials.TOKEN_ENV, "t", "FROM", "source");
+        Credentials source = Credentials.forUser("nacos", "FROM", "at the source", env);
+        assertTrue(source.logsIn());
+        assertNull(source.token);
+        assertEquals("source", new String(source.password()));
+
+        assertFalse(Credentials.forUser(null, "FROM", "at the source", env).logsIn(), "no user: no login");
+        assertNull(Credentials.forUser(null, "FROM", "at the source", env).token, "never Lodestar's token");
+        CommandFailure none = assertThrows(
+                CommandFailure.class,
+                () -> Credentials.forUser("nacos", "FROM", "at the source", Map.of())
+                        .password());
+        assertTrue(none.getMessage().contains("set FROM"), none.getMessage());
+    }
+
+    @Test
     void aServerIsHostAndPortWithAnOptionalScheme() {
         assertEquals(URI.create("http://127.0.0.1:8848"), LodestarClient.base("127.0.0.1:8848", false));
         assertEquals(URI.create("https://node1:8848"), LodestarClient.base("node1:8848", true));
