@@ -191,10 +191,8 @@ final class LodestarTarget {
                 .param("namespaceId", key.namespace());
     }
 
-    Set<String> users() throws IOException, InterruptedException {
-        Set<String> names = new HashSet<>();
-        reader.users().orElse(List.of()).forEach(u -> names.add(u.username()));
-        return names;
+    Set<Items.User> users() throws IOException, InterruptedException {
+        return new HashSet<>(reader.users().orElse(List.of()));
     }
 
     void createUser(String username, String password) throws IOException, InterruptedException {

@@ -6,11 +6,9 @@ import io.lodestar.api.cli.migrate.Items.Config;
 import io.lodestar.api.cli.migrate.Items.ConfigKey;
 import io.lodestar.api.cli.migrate.Items.Instance;
 import io.lodestar.api.cli.migrate.Items.Namespace;
-import io.lodestar.api.cli.migrate.Items.Permission;
 import io.lodestar.api.cli.migrate.Items.RoleBinding;
 import io.lodestar.api.cli.migrate.Items.Service;
 import io.lodestar.api.cli.migrate.Items.ServiceKey;
-import io.lodestar.api.cli.migrate.Items.User;
 import io.lodestar.api.cli.migrate.Summary.Kind;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -33,6 +31,10 @@ import java.util.function.Consumer;
 final class Migration {
     /** Instances' health is the target probes' to decide, so it is copied on creation only. */
     private static final Set<String> NOT_COMPARED = Set.of("healthy");
+    /** Nacos's global admin role, and Lodestar's one admin user. */
+    private static final String ADMIN_ROLE = "ROLE_ADMIN";
+
+    private static final String ADMIN = "nacos";
 
     private final SourceReader source;
     private final LodestarTarget target;
@@ -186,55 +188,74 @@ final class Migration {
     }
 
     private void copyAuth() throws InterruptedException {
-        attempt(Kind.USERS, "(the source's users)", () -> {
-            Optional<List<User>> users = source.users();
-            if (users.isEmpty()) {
-                return;
-            }
-            Set<String> present = target.users();
-            for (User u : users.get()) {
-                Diff diff = Diff.of(u, present.contains(u.username()) ? Optional.of(u) : Optional.empty());
-                if (diff.action() == Diff.Action.CREATE && passwords == null) {
-                    fail(
-                            Kind.USERS,
-                            u.toString(),
-                            "its password cannot be read from the source; give"
-                                    + " --new-passwords-file to create it with a generated one");
-                    continue;
-                }
-                apply(
+        String noPasswords = "its password cannot be read from the source; give --new-passwords-file to create it"
+                + " with a generated one";
+        attempt(
+                Kind.USERS,
+                "(the source's users)",
+                () -> copyEach(
                         Kind.USERS,
-                        u.toString(),
-                        diff,
-                        () -> target.createUser(u.username(), passwords.issue(u.username())));
-            }
-        });
+                        source.users(),
+                        target::users,
+                        u -> passwords == null ? Optional.of(noPasswords) : Optional.empty(),
+                        u -> target.createUser(u.username(), passwords.issue(u.username()))));
         attempt(Kind.ROLES, "(the source's roles)", () -> {
             Optional<List<RoleBinding>> roles = source.roles();
-            if (roles.isEmpty()) {
-                return;
-            }
-            Set<RoleBinding> present = target.roles();
-            for (RoleBinding b : roles.get()) {
-                if (b.role().equals("ROLE_ADMIN")) {
+            List<RoleBinding> others = new ArrayList<>();
+            for (RoleBinding b : roles.orElse(List.of())) {
+                if (b.role().equals(ADMIN_ROLE)) {
                     adminRole(b);
-                    continue;
+                } else {
+                    others.add(b);
                 }
-                Diff diff = Diff.of(b, present.contains(b) ? Optional.of(b) : Optional.empty());
-                apply(Kind.ROLES, b.toString(), diff, () -> target.bind(b));
             }
+            copyEach(Kind.ROLES, roles.map(r -> others), target::roles, b -> Optional.empty(), target::bind);
         });
-        attempt(Kind.PERMISSIONS, "(the source's permissions)", () -> {
-            Optional<List<Permission>> permissions = source.permissions();
-            if (permissions.isEmpty()) {
-                return;
+        attempt(
+                Kind.PERMISSIONS,
+                "(the source's permissions)",
+                () -> copyEach(
+                        Kind.PERMISSIONS,
+                        source.permissions(),
+                        target::permissions,
+                        p -> Optional.empty(),
+                        target::grant));
+    }
+
+    /** What the target holds of a kind that is copied whole or not at all (users, roles, permissions). */
+    private interface Present<T> {
+        Set<T> read() throws IOException, InterruptedException;
+    }
+
+    /** A write of one item of such a kind. */
+    private interface Create<T> {
+        void write(T item) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Creates each item of {@code items} that the target lacks (none: the source does not serve
+     * the kind), unless {@code refusal} gives a reason not to, which is then its failure.
+     */
+    private <T extends Record> void copyEach(
+            Kind kind,
+            Optional<List<T>> items,
+            Present<T> present,
+            java.util.function.Function<T, Optional<String>> refusal,
+            Create<T> create)
+            throws IOException, InterruptedException {
+        if (items.isEmpty()) {
+            return;
+        }
+        Set<T> there = present.read();
+        for (T item : items.get()) {
+            Diff diff = Diff.of(item, there.contains(item) ? Optional.of(item) : Optional.empty());
+            Optional<String> refused = diff.action() == Diff.Action.CREATE ? refusal.apply(item) : Optional.empty();
+            if (refused.isPresent()) {
+                fail(kind, item.toString(), refused.get());
+            } else {
+                apply(kind, item.toString(), diff, () -> create.write(item));
             }
-            Set<Permission> present = target.permissions();
-            for (Permission p : permissions.get()) {
-                Diff diff = Diff.of(p, present.contains(p) ? Optional.of(p) : Optional.empty());
-                apply(Kind.PERMISSIONS, p.toString(), diff, () -> target.grant(p));
-            }
-        });
+        }
     }
 
     /**
@@ -242,7 +263,7 @@ final class Migration {
      * cannot be given, so the admin's own binding is there already and anyone else's fails.
      */
     private void adminRole(RoleBinding b) {
-        if (b.username().equals("nacos")) {
+        if (b.username().equals(ADMIN)) {
             summary.record(Kind.ROLES, b.toString(), Diff.UNCHANGED);
         } else {
             fail(

@@ -2,12 +2,18 @@ package io.lodestar.api.cli.migrate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.api.cli.migrate.Items.Cluster;
+import io.lodestar.api.cli.migrate.Items.Config;
+import io.lodestar.api.cli.migrate.Items.ConfigKey;
 import io.lodestar.api.cli.migrate.Items.Instance;
+import io.lodestar.api.cli.migrate.Items.Namespace;
+import io.lodestar.api.cli.migrate.Items.Permission;
+import io.lodestar.api.cli.migrate.Items.RoleBinding;
 import io.lodestar.api.cli.migrate.Items.ServiceKey;
+import io.lodestar.api.cli.migrate.Items.User;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Fields both Nacos APIs write alike (instances, health checkers, metadata), read leniently. */
+/** What both Nacos APIs write alike (namespaces, configs, instances, health checkers, auth), read leniently. */
 final class NacosJson {
     private NacosJson() {}
 
@@ -53,6 +59,32 @@ final class NacosJson {
             }
         }
         return null;
+    }
+
+    /** A namespace as both APIs list it. */
+    static Namespace namespace(JsonNode n) {
+        return new Namespace(text(n, "namespace"), text(n, "namespaceShowName"), text(n, "namespaceDesc"));
+    }
+
+    /** A config's detail: v1's {@code ConfigAllInfo}, v3's {@code ConfigDetailInfo}. */
+    static Config config(ConfigKey key, JsonNode c) {
+        return new Config(
+                key, text(c, "content"), text(c, "type"), text(c, "desc"), text(c, "configTags"), text(c, "appName"));
+    }
+
+    static User user(JsonNode u) {
+        return new User(u.path("username").asText());
+    }
+
+    static RoleBinding role(JsonNode r) {
+        return new RoleBinding(r.path("role").asText(), r.path("username").asText());
+    }
+
+    static Permission permission(JsonNode p) {
+        return new Permission(
+                p.path("role").asText(),
+                p.path("resource").asText(),
+                p.path("action").asText());
     }
 
     /** An instance as the v1 lists and v3's {@code Instance} write it. */

@@ -53,10 +53,7 @@ final class NacosV1Reader implements SourceReader {
     public List<Namespace> namespaces() throws IOException, InterruptedException {
         List<Namespace> all = new ArrayList<>();
         for (JsonNode n : http.get("/nacos/v1/console/namespaces", Map.of()).path("data")) {
-            all.add(new Namespace(
-                    NacosJson.text(n, "namespace"),
-                    NacosJson.text(n, "namespaceShowName"),
-                    NacosJson.text(n, "namespaceDesc")));
+            all.add(NacosJson.namespace(n));
         }
         return all;
     }
@@ -95,14 +92,7 @@ final class NacosV1Reader implements SourceReader {
 
     @Override
     public Optional<Config> config(ConfigKey key) throws IOException, InterruptedException {
-        return http.find(CONFIGS, keyQuery(key, "show", "all"))
-                .map(c -> new Config(
-                        key,
-                        NacosJson.text(c, "content"),
-                        NacosJson.text(c, "type"),
-                        NacosJson.text(c, "desc"),
-                        NacosJson.text(c, "configTags"),
-                        NacosJson.text(c, "appName")));
+        return http.find(CONFIGS, keyQuery(key, "show", "all")).map(c -> NacosJson.config(key, c));
     }
 
     @Override
@@ -223,24 +213,17 @@ final class NacosV1Reader implements SourceReader {
 
     @Override
     public Optional<List<User>> users() throws IOException, InterruptedException {
-        return pages("/nacos/v1/auth/users", u -> new User(u.path("username").asText()));
+        return pages("/nacos/v1/auth/users", NacosJson::user);
     }
 
     @Override
     public Optional<List<RoleBinding>> roles() throws IOException, InterruptedException {
-        return pages(
-                "/nacos/v1/auth/roles",
-                r -> new RoleBinding(r.path("role").asText(), r.path("username").asText()));
+        return pages("/nacos/v1/auth/roles", NacosJson::role);
     }
 
     @Override
     public Optional<List<Permission>> permissions() throws IOException, InterruptedException {
-        return pages(
-                "/nacos/v1/auth/permissions",
-                p -> new Permission(
-                        p.path("role").asText(),
-                        p.path("resource").asText(),
-                        p.path("action").asText()));
+        return pages("/nacos/v1/auth/permissions", NacosJson::permission);
     }
 
     /** Every item of a paged auth list; empty when the source does not serve it (auth plugin off). */

@@ -77,10 +77,7 @@ final class NacosV3Reader implements SourceReader {
     public List<Namespace> namespaces() throws IOException, InterruptedException {
         List<Namespace> all = new ArrayList<>();
         for (JsonNode n : get("/nacos/v3/admin/core/namespace/list", Map.of())) {
-            all.add(new Namespace(
-                    NacosJson.text(n, "namespace"),
-                    NacosJson.text(n, "namespaceShowName"),
-                    NacosJson.text(n, "namespaceDesc")));
+            all.add(NacosJson.namespace(n));
         }
         return all;
     }
@@ -100,15 +97,7 @@ final class NacosV3Reader implements SourceReader {
 
     @Override
     public Optional<Config> config(ConfigKey key) throws IOException, InterruptedException {
-        return find(CONFIG, keyQuery(key))
-                .filter(JsonNode::isObject)
-                .map(c -> new Config(
-                        key,
-                        NacosJson.text(c, "content"),
-                        NacosJson.text(c, "type"),
-                        NacosJson.text(c, "desc"),
-                        NacosJson.text(c, "configTags"),
-                        NacosJson.text(c, "appName")));
+        return find(CONFIG, keyQuery(key)).filter(JsonNode::isObject).map(c -> NacosJson.config(key, c));
     }
 
     @Override
@@ -178,25 +167,17 @@ final class NacosV3Reader implements SourceReader {
 
     @Override
     public Optional<List<User>> users() throws IOException, InterruptedException {
-        return authPages(
-                "/nacos/v3/auth/user/list", u -> new User(u.path("username").asText()));
+        return authPages("/nacos/v3/auth/user/list", NacosJson::user);
     }
 
     @Override
     public Optional<List<RoleBinding>> roles() throws IOException, InterruptedException {
-        return authPages(
-                "/nacos/v3/auth/role/list",
-                r -> new RoleBinding(r.path("role").asText(), r.path("username").asText()));
+        return authPages("/nacos/v3/auth/role/list", NacosJson::role);
     }
 
     @Override
     public Optional<List<Permission>> permissions() throws IOException, InterruptedException {
-        return authPages(
-                "/nacos/v3/auth/permission/list",
-                p -> new Permission(
-                        p.path("role").asText(),
-                        p.path("resource").asText(),
-                        p.path("action").asText()));
+        return authPages("/nacos/v3/auth/permission/list", NacosJson::permission);
     }
 
     private <T> Optional<List<T>> authPages(String path, Function<JsonNode, T> item)
