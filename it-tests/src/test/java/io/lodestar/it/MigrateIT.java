@@ -123,6 +123,19 @@ class MigrateIT {
                 failing.toString());
         assertTrue(failing.out().contains("created namespace staging"), failing.toString());
         assertTrue(failing.out().matches("(?s).*\\nusers +0 +0 +2 +1\\n.*"), failing.toString());
+        CliProcess.Run unknown = CliProcess.run(
+                env,
+                "migrate",
+                "--from",
+                source.httpAddress(),
+                "--from-username",
+                "nacos",
+                "--from-namespace",
+                "nope",
+                "--dry-run");
+        assertEquals(1, unknown.exit(), unknown.toString());
+        assertTrue(
+                unknown.out().contains("failed namespace nope: the source has no such namespace"), unknown.toString());
         assertEquals(
                 "url=changed",
                 get(target, CONFIGS, "show", "all", "dataId", "db.properties", "group", "G1", "tenant", "dev")

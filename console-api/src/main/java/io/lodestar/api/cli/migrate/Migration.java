@@ -79,6 +79,11 @@ final class Migration {
                     namespaces.add(n);
                 }
             }
+            if (wanted != null) {
+                Set<String> missing = new TreeSet<>(wanted);
+                namespaces.forEach(n -> missing.remove(n.id()));
+                missing.forEach(id -> fail(Kind.NAMESPACES, Items.shown(id), "the source has no such namespace"));
+            }
         });
         Map<String, Namespace> present = Map.of();
         try {
