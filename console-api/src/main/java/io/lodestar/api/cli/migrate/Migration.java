@@ -89,7 +89,7 @@ final class Migration {
         try {
             present = target.namespaces();
         } catch (IOException | RuntimeException e) {
-            summary.failed(Kind.NAMESPACES, "(the target's namespace list)", reason(e));
+            fail(Kind.NAMESPACES, "(the target's namespace list)", reason(e));
         }
         for (Namespace n : namespaces) {
             copyNamespace(n, present);

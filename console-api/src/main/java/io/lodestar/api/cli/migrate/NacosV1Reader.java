@@ -45,11 +45,6 @@ final class NacosV1Reader implements SourceReader {
     }
 
     @Override
-    public String loginPath() {
-        return LOGIN;
-    }
-
-    @Override
     public List<Namespace> namespaces() throws IOException, InterruptedException {
         List<Namespace> all = new ArrayList<>();
         for (JsonNode n : http.get("/nacos/v1/console/namespaces", Map.of()).path("data")) {

@@ -49,11 +49,6 @@ final class NacosV3Reader implements SourceReader {
         return "Nacos v3 admin API";
     }
 
-    @Override
-    public String loginPath() {
-        return LOGIN;
-    }
-
     /** The {@code data} of a {@code Result}; a {@code code} other than 0 is a failure quoting the message. */
     private static JsonNode data(String path, JsonNode result) {
         int code = result.path("code").asInt(0);

@@ -27,9 +27,6 @@ interface SourceReader {
     /** Which API this reads, for the report: e.g. {@code Nacos v1 API}. */
     String describe();
 
-    /** The path to log in at with a user and password. */
-    String loginPath();
-
     List<Namespace> namespaces() throws IOException, InterruptedException;
 
     /** Every config of {@code namespace}, by key. */
