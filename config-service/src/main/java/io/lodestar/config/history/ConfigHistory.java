@@ -81,6 +81,19 @@ public final class ConfigHistory {
         return before[0] < 0 ? null : get(key, before[0]);
     }
 
+    /** The entry just after {@code id} in the config's history, or null. */
+    public HistoryEntry next(ConfigKey key, long id) {
+        long[] after = {-1};
+        walk(key, (entryId, storeKey) -> {
+            if (entryId <= id) {
+                return true;
+            }
+            after[0] = entryId;
+            return false;
+        });
+        return after[0] < 0 ? null : get(key, after[0]);
+    }
+
     /** What {@link #walk} tells of each entry: its id and store key; false stops the walk. */
     private interface Visitor {
         boolean visit(long id, byte[] storeKey);

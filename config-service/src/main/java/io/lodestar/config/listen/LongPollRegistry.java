@@ -62,6 +62,9 @@ public final class LongPollRegistry implements AutoCloseable {
      */
     static final int DIRECT_ANSWERS = 64;
 
+    /** Clients' last notices kept for the delivery report, at most. */
+    static final int NOTICES_KEPT = 16_384;
+
     /** The limits' names, as an operator sets them and a refusal names them. */
     public static final String HELD_LIMIT = "longpoll.held";
 
@@ -84,6 +87,8 @@ public final class LongPollRegistry implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timer;
     private final AutoCloseable subscription;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Outlives the polls: a client told of a change polls again with a new poll (delivery reports read it). */
+    private final RecentNotices notices = new RecentNotices(NOTICES_KEPT, 2 * MAX_HOLD_MS, System::currentTimeMillis);
 
     /** A registry with Nacos's hold rule: answer an unchanged poll after max(10 s, timeout − 0.5 s). */
     public LongPollRegistry(KvStore store, ConfigService configs) {
@@ -135,7 +140,10 @@ public final class LongPollRegistry implements AutoCloseable {
             md5s.put(e.key(), e.md5());
         }
         if (noHangup || closed.get()) {
-            return CompletableFuture.completedFuture(changed(md5s, clientIp, new HashMap<>()));
+            Map<ConfigKey, Current> cache = new HashMap<>();
+            List<ConfigKey> changed = changed(md5s, clientIp, cache);
+            told(clientIp, changed, cache);
+            return CompletableFuture.completedFuture(changed);
         }
         reserve(clientIp);
         HeldPoll poll = new HeldPoll(md5s, clientIp);
@@ -144,8 +152,10 @@ public final class LongPollRegistry implements AutoCloseable {
         for (ConfigKey key : md5s.keySet()) {
             byKey.add(key, poll);
         }
-        List<ConfigKey> changed = changed(md5s, clientIp, new HashMap<>());
+        Map<ConfigKey, Current> cache = new HashMap<>();
+        List<ConfigKey> changed = changed(md5s, clientIp, cache);
         if (!changed.isEmpty()) {
+            told(clientIp, changed, cache);
             poll.answer(changed);
             return poll.future;
         }
@@ -161,6 +171,30 @@ public final class LongPollRegistry implements AutoCloseable {
             poll.answer(List.of());
         }
         return poll.future;
+    }
+
+    /**
+     * Which of {@code entries} differ from this node's copy as {@code clientIp} is served it, as
+     * {@link #poll} with {@code noHangup} answers, without holding anything or recording a notice:
+     * the comparison a gRPC listen answers with.
+     */
+    public List<ConfigKey> differing(List<ListeningEntry> entries, String clientIp) {
+        Map<ConfigKey, String> md5s = new LinkedHashMap<>();
+        for (ListeningEntry e : entries) {
+            md5s.put(e.key(), e.md5());
+        }
+        return changed(md5s, clientIp, new HashMap<>());
+    }
+
+    private void told(String clientIp, List<ConfigKey> keys, Map<ConfigKey, Current> cache) {
+        long now = System.currentTimeMillis();
+        for (ConfigKey key : keys) {
+            Current c = cache.get(key);
+            notices.told(
+                    clientIp,
+                    key,
+                    new Notice(c == null ? null : c.md5For(clientIp), now, Notice.LONG_POLL, null, null));
+        }
     }
 
     /** Counts a poll about to be held against the caps, or refuses it. */
@@ -198,7 +232,7 @@ public final class LongPollRegistry implements AutoCloseable {
     public List<ConfigListener> listeners(ConfigKey key) {
         List<ConfigListener> out = new ArrayList<>();
         for (HeldPoll p : List.copyOf(byKey.of(key))) {
-            out.add(new ConfigListener(key, p.clientIp, p.md5s.get(key)));
+            out.add(new ConfigListener(key, p.clientIp, p.md5s.get(key), notices.last(p.clientIp, key), null));
         }
         return out;
     }
@@ -208,7 +242,8 @@ public final class LongPollRegistry implements AutoCloseable {
         List<ConfigListener> out = new ArrayList<>();
         for (HeldPoll p : allHeld()) {
             if (p.clientIp.equals(clientIp)) {
-                p.md5s.forEach((key, md5) -> out.add(new ConfigListener(key, p.clientIp, md5)));
+                p.md5s.forEach((key, md5) ->
+                        out.add(new ConfigListener(key, p.clientIp, md5, notices.last(p.clientIp, key), null)));
             }
         }
         return out;
@@ -280,6 +315,7 @@ public final class LongPollRegistry implements AutoCloseable {
         Current current = current(key);
         for (HeldPoll p : List.copyOf(polls)) {
             if (!current.md5For(p.clientIp).equals(p.md5s.get(key))) {
+                told(p.clientIp, List.of(key), Map.of(key, current));
                 p.answer(List.of(key));
             }
         }
@@ -290,6 +326,7 @@ public final class LongPollRegistry implements AutoCloseable {
         for (HeldPoll p : allHeld()) {
             List<ConfigKey> changed = changed(p.md5s, p.clientIp, cache);
             if (!changed.isEmpty()) {
+                told(p.clientIp, changed, cache);
                 p.answer(changed);
             }
         }

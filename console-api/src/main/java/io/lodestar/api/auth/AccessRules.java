@@ -107,6 +107,16 @@ public final class AccessRules {
             Map.entry("GET /nacos/v1/cs/listener", READ),
             Map.entry("GET /nacos/v1/ns/service/subscribers", READ),
             Map.entry("GET /nacos/v1/ns/catalog/instances", READ),
+            // operator queries: the catalog (a namespace's services: read on all of them, as Nacos
+            // asks read on the namespace), Prometheus's targets (read on every service listed: every
+            // namespace's for /nacos/prometheus) and a publish's delivery report (read on the config,
+            // as the listener query)
+            Map.entry("GET /nacos/v1/ns/catalog/services", READ),
+            Map.entry("GET /nacos/v1/ns/catalog/service", READ),
+            Map.entry("GET /nacos/prometheus", READ),
+            Map.entry("GET /nacos/prometheus/namespaceId/{namespaceId}", READ),
+            Map.entry("GET /nacos/prometheus/namespaceId/{namespaceId}/service/{service}", READ),
+            Map.entry("GET /lodestar/v1/cs/delivery", READ),
             // cluster administration
             Map.entry("GET /lodestar/v1/cluster", CLUSTER_READ),
             Map.entry("POST /lodestar/v1/cluster/members", CLUSTER_WRITE),

@@ -13,6 +13,8 @@ import io.lodestar.config.listen.BetaChangeNotices;
 import io.lodestar.config.listen.ConfigListener;
 import io.lodestar.config.listen.ListeningEntry;
 import io.lodestar.config.listen.LongPollRegistry;
+import io.lodestar.config.listen.Notice;
+import io.lodestar.config.listen.Pull;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
 import io.lodestar.config.service.ConfigService;
@@ -35,6 +37,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * stable config) is decided by its socket address, as over HTTP.
  */
 final class ConfigRequests implements AutoCloseable {
+    /** How long a client has to answer a change notice before the delivery report calls it unanswered. */
+    static final long NOTICE_ACK_MS = 3_000;
+
     private final ConfigService configs;
     private final LongPollRegistry listeners;
     private final Metrics metrics;
@@ -84,6 +89,8 @@ final class ConfigRequests implements AutoCloseable {
         for (ConfigKey k : keys) {
             n.keys.remove(k);
             n.md5s.remove(k);
+            n.notices.remove(k);
+            n.pulls.remove(k);
             betas.unlisten(k, n);
         }
     }
@@ -99,7 +106,7 @@ final class ConfigRequests implements AutoCloseable {
         notifiers.forEach((connection, n) -> {
             String md5 = n.md5s.get(key);
             if (md5 != null) {
-                out.add(new ConfigListener(key, address(connection), md5));
+                out.add(new ConfigListener(key, address(connection), md5, n.notices.get(key), n.pulls.get(key)));
             }
         });
         return out;
@@ -110,7 +117,8 @@ final class ConfigRequests implements AutoCloseable {
         List<ConfigListener> out = new ArrayList<>();
         notifiers.forEach((connection, n) -> {
             if (connection.remoteIp().equals(clientIp)) {
-                n.md5s.forEach((key, md5) -> out.add(new ConfigListener(key, address(connection), md5)));
+                n.md5s.forEach((key, md5) -> out.add(
+                        new ConfigListener(key, address(connection), md5, n.notices.get(key), n.pulls.get(key))));
             }
         });
         return out;
@@ -126,6 +134,10 @@ final class ConfigRequests implements AutoCloseable {
         ServedConfig served = configs.serve(op.key(), call.remoteAddr());
         if (served == null) {
             throw new NotFoundException("config", "config data not exist");
+        }
+        Notifier n = notifiers.get(call.connection());
+        if (n != null && n.keys.containsKey(op.key())) {
+            n.pulls.put(op.key(), new Pull(served.md5(), System.currentTimeMillis(), Pull.GRPC));
         }
         Reply reply = Reply.ok("ConfigQueryResponse")
                 .with("content", served.content())
@@ -202,13 +214,11 @@ final class ConfigRequests implements AutoCloseable {
                         .map(e -> new PushHub.Subscription(e.key(), null))
                         .toList(),
                 null);
-        return listeners.poll(entries, call.remoteAddr(), 0, true).thenApply(keys -> {
-            for (ConfigKey k : keys) {
-                ObjectNode o = changed.addObject();
-                o.put("group", k.group()).put("dataId", k.dataId()).put("tenant", spelled.get(k));
-            }
-            return reply;
-        });
+        for (ConfigKey k : listeners.differing(entries, call.remoteAddr())) {
+            ObjectNode o = changed.addObject();
+            o.put("group", k.group()).put("dataId", k.dataId()).put("tenant", spelled.get(k));
+        }
+        return CompletableFuture.completedFuture(reply);
     }
 
     /** Tells one connection's client that a key it listens to changed: it then asks for the content. */
@@ -218,6 +228,10 @@ final class ConfigRequests implements AutoCloseable {
         final Map<ConfigKey, String> keys = new ConcurrentHashMap<>();
         /** The MD5 the client holds of each key, as its last listen said. */
         final Map<ConfigKey, String> md5s = new ConcurrentHashMap<>();
+        /** The last change notice of each key listened to, and its answer: one each, gone with the key. */
+        final Map<ConfigKey, Notice> notices = new ConcurrentHashMap<>();
+        /** The last query of each key listened to this connection made. */
+        final Map<ConfigKey, Pull> pulls = new ConcurrentHashMap<>();
 
         Notifier(Connection connection) {
             this.connection = connection;
@@ -225,22 +239,36 @@ final class ConfigRequests implements AutoCloseable {
 
         @Override
         public void send(ConfigChangeLog.Change change) {
-            notice(change.key());
+            notice(change.key(), change.deleted() ? "" : change.md5());
         }
 
         @Override
         public void betaChanged(ConfigKey key) {
-            notice(key);
+            notice(key, null);
         }
 
-        void notice(ConfigKey key) {
+        void notice(ConfigKey key, String md5) {
             Reply notice = Reply.push("ConfigChangeNotifyRequest", "config", connection.nextPushId())
                     .with("dataId", key.dataId())
                     .with("group", key.group())
                     .with("tenant", keys.getOrDefault(key, key.tenant()));
-            // no answer awaited: the stream delivers it while the connection lives, and the
-            // client's full re-listen (every 3 minutes, and on reconnect) covers the rest
-            connection.send(notice);
+            // nothing waits on the answer: the stream delivers it while the connection lives, and
+            // the client's full re-listen (every 3 minutes, and on reconnect) covers the rest; the
+            // answer is only recorded, for the delivery report
+            Notice sent = new Notice(md5, System.currentTimeMillis(), Notice.GRPC, null, null);
+            notices.put(key, sent);
+            var unused = connection.push(notice, NOTICE_ACK_MS).whenComplete((ok, e) -> {
+                String why = e == null ? null : unanswered(e);
+                // only if no later notice replaced it, and the key is still listened to
+                notices.computeIfPresent(key, (k, now) -> now == sent ? sent.answered(why) : now);
+            });
+        }
+
+        private static String unanswered(Throwable e) {
+            Throwable cause = io.lodestar.error.Failures.cause(e);
+            return cause instanceof java.util.concurrent.TimeoutException
+                    ? "no answer within " + NOTICE_ACK_MS + " ms"
+                    : String.valueOf(cause.getMessage());
         }
 
         @Override

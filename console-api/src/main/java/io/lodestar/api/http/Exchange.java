@@ -16,6 +16,14 @@ public interface Exchange extends CheckedRequest, Answer {
         return null;
     }
 
+    /**
+     * The route's path parameter {@code name} ({@code {name}} in the route's path), decoded; null
+     * when the route has none by that name (a request taken in front of Javalin has none).
+     */
+    default String pathParam(String name) {
+        return null;
+    }
+
     @Override
     default String param(String name) {
         return params().get(name);

@@ -92,6 +92,11 @@ public final class JavalinExchange implements Exchange {
     }
 
     @Override
+    public String pathParam(String name) {
+        return ctx.pathParamMap().get(name);
+    }
+
+    @Override
     public String header(String name) {
         return ctx.header(name);
     }

@@ -58,6 +58,8 @@ public final class PushRoutes {
     private final ServiceReadCheck serviceReads;
     private final ServicePushes services;
     private final Map<String, WsPushSession> sessions = new ConcurrentHashMap<>();
+    /** The sessions by client address: a config read from one is recorded in O(1) (the read is the hot path). */
+    private final Map<String, java.util.Set<WsPushSession>> byAddress = new ConcurrentHashMap<>();
 
     /** Whether the connection's caller (null with authentication off) may read a key. */
     @FunctionalInterface
@@ -135,6 +137,18 @@ public final class PushRoutes {
         return out;
     }
 
+    /**
+     * Records, for the delivery report, that the client at {@code clientIp} read {@code key} over
+     * HTTP and was served {@code md5}: on each of its push connections that subscribe to the key.
+     * Costs one map lookup for a client with no push connection.
+     */
+    public void pulled(ConfigKey key, String clientIp, String md5) {
+        java.util.Set<WsPushSession> from = clientIp == null ? null : byAddress.get(clientIp);
+        if (from != null) {
+            from.forEach(s -> s.pulled(key, md5));
+        }
+    }
+
     /** Every key the connections from {@code clientIp} subscribe to. */
     public List<ConfigListener> listenersAt(String clientIp) {
         List<ConfigListener> out = new ArrayList<>();
@@ -151,7 +165,16 @@ public final class PushRoutes {
             ctx.session.setMaxTextMessageSize(2L * MAX_MESSAGE_CHARS);
             ctx.session.setIdleTimeout(IDLE_TIMEOUT);
             ctx.enableAutomaticPings(PING_SECONDS, TimeUnit.SECONDS, null);
-            sessions.put(ctx.sessionId(), new WsPushSession(ctx));
+            WsPushSession session = new WsPushSession(ctx);
+            sessions.put(ctx.sessionId(), session);
+            String address = session.clientAddress();
+            if (address != null) {
+                byAddress.compute(address, (a, set) -> {
+                    java.util.Set<WsPushSession> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+                    s.add(session);
+                    return s;
+                });
+            }
         });
         ws.onMessage(this::onMessage);
         ws.onBinaryMessage(ctx -> reject(ctx, "binary messages are not accepted; send JSON text"));
@@ -164,6 +187,13 @@ public final class PushRoutes {
 
     private void forget(WsContext ctx) {
         WsPushSession s = sessions.remove(ctx.sessionId());
+        String address = s == null ? null : s.clientAddress();
+        if (address != null) {
+            byAddress.computeIfPresent(address, (a, set) -> {
+                set.remove(s);
+                return set.isEmpty() ? null : set;
+            });
+        }
         if (s != null) {
             ctx.disableAutomaticPings();
             hub.remove(s);

@@ -5,6 +5,8 @@ import io.javalin.websocket.WsContext;
 import io.lodestar.config.ConfigKey;
 import io.lodestar.config.changelog.ConfigChangeLog;
 import io.lodestar.config.listen.ConfigListener;
+import io.lodestar.config.listen.Notice;
+import io.lodestar.config.listen.Pull;
 import io.lodestar.config.push.PushHub;
 import io.lodestar.config.push.PushSession;
 import java.util.ArrayList;
@@ -23,9 +25,17 @@ final class WsPushSession implements PushSession, ServicePushes.Subscriber {
     private final WsContext ctx;
     /** The keys subscribed, each with the MD5 the client holds as far as this node knows (null: not said). */
     private final Map<ConfigKey, String> keys = new HashMap<>();
+    /** The last {@code changed} message of each key subscribed, and the last GET seen of it: gone with the key. */
+    private final Map<ConfigKey, Notice> notices = new HashMap<>();
+
+    private final Map<ConfigKey, Pull> pulls = new HashMap<>();
+
+    /** The client's address, read once: a closed socket may no longer tell it. */
+    private final String address;
 
     WsPushSession(WsContext ctx) {
         this.ctx = ctx;
+        this.address = address(ctx.session.getRemoteAddress());
     }
 
     /** Adds to the connection's keys unless that makes more than {@code max}. */
@@ -41,31 +51,45 @@ final class WsPushSession implements PushSession, ServicePushes.Subscriber {
 
     /** The client's address, from the socket. */
     String clientAddress() {
-        return address(ctx.session.getRemoteAddress());
+        return address;
     }
 
     /** The keys subscribed with the MD5 the client was last told of (or gave), a copy. */
     synchronized List<ConfigListener> listeners() {
         String address = clientAddress();
         List<ConfigListener> out = new ArrayList<>();
-        keys.forEach((key, md5) -> out.add(new ConfigListener(key, address, md5)));
+        keys.forEach((key, md5) -> out.add(new ConfigListener(key, address, md5, notices.get(key), pulls.get(key))));
         return out;
     }
 
     /** The key's listener on this connection, or null when it does not subscribe to it. */
     synchronized ConfigListener listener(ConfigKey key) {
-        return keys.containsKey(key) ? new ConfigListener(key, clientAddress(), keys.get(key)) : null;
+        return keys.containsKey(key)
+                ? new ConfigListener(key, clientAddress(), keys.get(key), notices.get(key), pulls.get(key))
+                : null;
     }
 
     synchronized void removeKeys(List<ConfigKey> gone) {
         gone.forEach(keys::remove);
+        gone.forEach(notices::remove);
+        gone.forEach(pulls::remove);
+    }
+
+    /** Records that the client's address read {@code key} and was served {@code md5}, if it subscribes to the key. */
+    synchronized void pulled(ConfigKey key, String md5) {
+        if (keys.containsKey(key)) {
+            pulls.put(key, new Pull(md5, System.currentTimeMillis(), Pull.HTTP));
+        }
     }
 
     @Override
     public void send(ConfigChangeLog.Change change) {
         synchronized (this) {
             // what the client holds once it pulls what it is told of: the operator's view shows it
-            keys.computeIfPresent(change.key(), (k, old) -> change.deleted() ? "" : change.md5());
+            String md5 = change.deleted() ? "" : change.md5();
+            if (keys.computeIfPresent(change.key(), (k, old) -> md5) != null) {
+                notices.put(change.key(), new Notice(md5, System.currentTimeMillis(), Notice.PUSH_CHANNEL, null, null));
+            }
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "changed");

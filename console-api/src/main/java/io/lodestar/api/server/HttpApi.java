@@ -43,8 +43,11 @@ import io.lodestar.api.v1.naming.OperatorRoutes;
 import io.lodestar.api.v1.naming.ServiceRoutes;
 import io.lodestar.api.v2.ConfigV2Routes;
 import io.lodestar.api.v2.NamingV2Routes;
+import io.lodestar.api.views.CatalogRoutes;
 import io.lodestar.api.views.ClusterGather;
+import io.lodestar.api.views.DeliveryRoutes;
 import io.lodestar.api.views.NodeViews;
+import io.lodestar.api.views.PrometheusRoutes;
 import io.lodestar.api.views.ViewRoutes;
 import io.lodestar.config.listen.LongPollRegistry;
 import io.lodestar.config.namespace.NamespaceService;
@@ -211,7 +214,7 @@ public final class HttpApi {
         }
         // every route that acts on configs or services: parsed once, checked, then served
         Routes routes = new Routes(app, fast, checks);
-        ConfigRoutes.install(routes, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer()));
+        ConfigRoutes.install(routes, s.configs(), s.search(), new ConfigTransferRoutes(s.transfer()), push::pulled);
         ConfigV2Routes.install(routes, s.configs());
         HistoryRoutes.install(routes, s.configs());
         ListenerRoutes.install(routes, s.listeners());
@@ -221,6 +224,9 @@ public final class HttpApi {
         NamingHealthRoutes.install(routes, s.naming());
         NamingV2Routes.install(routes, s.naming());
         ViewRoutes.install(routes, gather, s.naming());
+        CatalogRoutes.install(routes, s.naming());
+        PrometheusRoutes.install(routes, s.naming());
+        DeliveryRoutes.install(routes, gather, s.configs());
         AccessRules.requireDeclared(operations(app, fast), routes.typed());
         return app;
     }

@@ -8,6 +8,7 @@ import io.lodestar.api.http.Answer;
 import io.lodestar.api.http.Routes;
 import io.lodestar.api.request.ConfigOp;
 import io.lodestar.config.ServedConfig;
+import io.lodestar.config.listen.PullObserver;
 import io.lodestar.config.service.ConfigSearch;
 import io.lodestar.config.service.ConfigService;
 import io.lodestar.error.NotFoundException;
@@ -32,16 +33,24 @@ public final class ConfigRoutes {
     private final ConfigService configs;
     private final ConfigSearch search;
     private final ConfigTransferRoutes transfer;
+    private final PullObserver pulls;
 
-    private ConfigRoutes(ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
+    private ConfigRoutes(
+            ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer, PullObserver pulls) {
+        this.pulls = pulls;
         this.configs = configs;
         this.search = search;
         this.transfer = transfer;
     }
 
+    /** {@code pulls} hears each plain read that found the config (the delivery report's pulls over HTTP). */
     public static void install(
-            Routes routes, ConfigService configs, ConfigSearch search, ConfigTransferRoutes transfer) {
-        ConfigRoutes r = new ConfigRoutes(configs, search, transfer);
+            Routes routes,
+            ConfigService configs,
+            ConfigSearch search,
+            ConfigTransferRoutes transfer,
+            PullObserver pulls) {
+        ConfigRoutes r = new ConfigRoutes(configs, search, transfer, pulls);
         routes.add(GET, PATH, ConfigV1Requests::get, r::read)
                 .add(POST, PATH, ConfigV1Requests::post, r::write)
                 .add(DELETE, PATH, ConfigV1Requests::delete, r::delete)
@@ -58,7 +67,11 @@ public final class ConfigRoutes {
 
     private void read(ConfigOp op, Answer answer) {
         if (op instanceof ConfigOp.Read read) {
-            serve(configs.serve(read.key(), answer.remoteAddr()), answer);
+            ServedConfig served = configs.serve(read.key(), answer.remoteAddr());
+            if (served != null) {
+                pulls.pulled(read.key(), answer.remoteAddr(), served.md5());
+            }
+            serve(served, answer);
         } else if (op instanceof ConfigOp.Beta beta) {
             BetaRoutes.query(answer, configs.getBeta(beta.key()));
         } else if (op instanceof ConfigOp.Search s) {

@@ -138,6 +138,24 @@ public final class NodeViews {
         o.put("dataId", l.key().dataId());
         o.put("group", l.key().group());
         o.put("tenant", l.key().tenant());
+        if (l.notice() != null) {
+            ObjectNode n = o.putObject("notice");
+            n.put("md5", l.notice().md5());
+            n.put("at", l.notice().atMillis());
+            n.put("via", l.notice().via());
+            if (l.notice().acked() != null) {
+                n.put("acked", l.notice().acked());
+            }
+            if (l.notice().error() != null) {
+                n.put("error", l.notice().error());
+            }
+        }
+        if (l.pull() != null) {
+            o.putObject("pull")
+                    .put("md5", l.pull().md5())
+                    .put("at", l.pull().atMillis())
+                    .put("via", l.pull().via());
+        }
         return o;
     }
 

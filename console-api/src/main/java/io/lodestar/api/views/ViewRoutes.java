@@ -173,7 +173,7 @@ public final class ViewRoutes {
     }
 
     /** Every answering member's rows, each with {@code node}: the member that holds it. */
-    private static List<Map<String, Object>> rows(List<ClusterGather.NodeAnswer> nodes) {
+    static List<Map<String, Object>> rows(List<ClusterGather.NodeAnswer> nodes) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ClusterGather.NodeAnswer n : nodes) {
             if (n.answer() == null) {
@@ -206,7 +206,7 @@ public final class ViewRoutes {
         return out;
     }
 
-    private static <T> List<T> page(List<T> all, int pageNo, int pageSize) {
+    static <T> List<T> page(List<T> all, int pageNo, int pageSize) {
         long from = (long) (pageNo - 1) * pageSize;
         if (from >= all.size()) {
             return List.of();

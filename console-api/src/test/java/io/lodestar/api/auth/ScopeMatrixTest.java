@@ -61,7 +61,11 @@ class ScopeMatrixTest {
         /** The namespace inside each listened key, not beside it. */
         LISTENED,
         /** A namespace's transfer: namespaces only. */
-        TRANSFER
+        TRANSFER,
+        /** The namespace in the path ({@code {namespaceId}}), and nothing else. */
+        PATH,
+        /** Every namespace at once: named by nothing. */
+        EVERY_NAMESPACE
     }
 
     /** One request template: the operation it exercises, its fixed fields, and how it names its target. */
@@ -124,6 +128,12 @@ class ScopeMatrixTest {
             new Probe("GET /nacos/v1/ns/service/list", "pageNo=1&pageSize=10", Kind.LISTING),
             new Probe("GET /nacos/v1/ns/service/subscribers", "", Kind.SERVICE),
             new Probe("GET /nacos/v1/ns/catalog/instances", "", Kind.SERVICE),
+            new Probe("GET /nacos/v1/ns/catalog/service", "", Kind.SERVICE),
+            new Probe("GET /nacos/v1/ns/catalog/services", "pageNo=1&pageSize=10", Kind.TRANSFER),
+            new Probe("GET /nacos/prometheus", "", Kind.EVERY_NAMESPACE),
+            new Probe("GET /nacos/prometheus/namespaceId/{namespaceId}", "", Kind.PATH),
+            new Probe("GET /nacos/prometheus/namespaceId/{namespaceId}/service/{service}", "", Kind.PATH),
+            new Probe("GET /lodestar/v1/cs/delivery", "dataId=db.password", Kind.CONFIG),
             new Probe("POST /nacos/v2/ns/instance", "ip=127.0.0.66&port=9100", Kind.SERVICE),
             new Probe("PUT /nacos/v2/ns/instance", "ip=127.0.0.1&port=9001&weight=0", Kind.SERVICE),
             new Probe("GET /nacos/v2/ns/instance", "ip=127.0.0.1&port=9001", Kind.SERVICE),
@@ -211,6 +221,16 @@ class ScopeMatrixTest {
     /** Alice's ways to name a namespace: each name alone, in and out of her scope, and every disagreeing pair. */
     static List<Variant> namespaceVariants(Kind kind) {
         List<Variant> out = new ArrayList<>();
+        if (kind == Kind.EVERY_NAMESPACE) {
+            return List.of(new Variant("every namespace", Map.of(), Expect.FORBIDDEN));
+        }
+        if (kind == Kind.PATH) {
+            out.add(new Variant("path team-a", Map.of("namespaceId", "team-a"), Expect.SERVED));
+            for (String other : List.of("team-b", "public", "PUBLIC")) {
+                out.add(new Variant("path " + other, Map.of("namespaceId", other), Expect.FORBIDDEN));
+            }
+            return out;
+        }
         List<String> names = kind == Kind.LISTENED ? List.of("tenant") : List.of("tenant", "namespaceId", "namespace");
         for (String name : names) {
             out.add(new Variant(name + "=team-a", Map.of(name, "team-a"), Expect.SERVED));
@@ -295,7 +315,7 @@ class ScopeMatrixTest {
     @Order(2)
     Stream<DynamicTest> aGroupScopedUserReachesItsGroupOnlyWhateverTheSpelling() {
         return PROBES.stream()
-                .filter(p -> p.kind() != Kind.TRANSFER)
+                .filter(p -> p.kind() != Kind.TRANSFER && p.kind() != Kind.PATH && p.kind() != Kind.EVERY_NAMESPACE)
                 .flatMap(p -> groupVariants(p.kind()).stream()
                         .map(v ->
                                 DynamicTest.dynamicTest("gina " + p + " " + v.name(), () -> check(p, v, gina, null))));
@@ -380,6 +400,11 @@ class ScopeMatrixTest {
             String method = p.operation().substring(0, p.operation().indexOf(' '));
             String path = p.operation().substring(p.operation().indexOf(' ') + 1);
             String query = httpQuery(p, v);
+            if (p.kind() == Kind.PATH) {
+                path = path.replace("{namespaceId}", v.fields().get("namespaceId"))
+                        .replace("{service}", SERVICE);
+                query = "";
+            }
             boolean form = method.equals("POST") || method.equals("PUT");
             HttpResponse<String> r = form
                     ? s.send(

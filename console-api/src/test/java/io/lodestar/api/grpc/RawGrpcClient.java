@@ -142,7 +142,7 @@ public final class RawGrpcClient implements AutoCloseable {
     }
 
     /** Answers a pushed request as the client does. */
-    void answer(Message pushedRequest, String responseType) {
+    public void answer(Message pushedRequest, String responseType) {
         String id = pushedRequest.body().path("requestId").asText();
         toServer.onNext(payload(responseType, "{\"resultCode\":200,\"requestId\":\"" + id + "\"}", Map.of()));
     }

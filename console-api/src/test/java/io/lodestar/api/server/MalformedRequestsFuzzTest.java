@@ -239,7 +239,7 @@ class MalformedRequestsFuzzTest {
         for (int i = 0; i < HTTP_REQUESTS; i++) {
             String op = operations.get(random.nextInt(operations.size()));
             String method = op.substring(0, op.indexOf(' '));
-            String path = op.substring(op.indexOf(' ') + 1);
+            String path = pathWithParams(op.substring(op.indexOf(' ') + 1), random);
             String params = params(random);
             boolean inBody = !method.equals("GET") && random.nextBoolean();
             String pathAndQuery = inBody || params.isEmpty() ? path : path + "?" + params;
@@ -323,6 +323,17 @@ class MalformedRequestsFuzzTest {
             s.append(encode(name)).append('=').append(encode(value));
         }
         return s.toString();
+    }
+
+    /** The route's path with each {@code {param}} made a hostile value, percent-encoded. */
+    private static String pathWithParams(String template, Random random) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{[^}]+}").matcher(template);
+        StringBuilder s = new StringBuilder();
+        while (m.find()) {
+            String value = random.nextInt(10) == 0 ? randomText(random) : VALUES[random.nextInt(VALUES.length)];
+            m.appendReplacement(s, java.util.regex.Matcher.quoteReplacement(encode(value)));
+        }
+        return m.appendTail(s).toString();
     }
 
     /** A JSON object of the API's names with hostile values, or now and then not JSON at all. */
