@@ -5,6 +5,7 @@ import { ApiError, canWrite, describe, getJson } from '../api';
 import { LISTENERS, TYPES, beta, detail, history, historyEntry, promoteBeta, publish, publishBeta, remove, stopBeta, writeProbe, type Beta, type ConfigAll, type ConfigKey, type HistoryItem, keyParams } from '../config';
 import { CodeEditor, DiffView } from '../editor';
 import { watchConfig } from '../push';
+import { Delivery } from './Delivery';
 
 export function ConfigDetail() {
   const [params] = useSearchParams();
@@ -58,6 +59,7 @@ export function ConfigDetail() {
           <Tabs.Tab value="content" data-testid="tab-content">Content</Tabs.Tab>
           <Tabs.Tab value="history" data-testid="tab-history">History</Tabs.Tab>
           <Tabs.Tab value="listeners" data-testid="tab-listeners">Listeners</Tabs.Tab>
+          <Tabs.Tab value="delivery" data-testid="tab-delivery">Delivery</Tabs.Tab>
           <Tabs.Tab value="beta" data-testid="tab-beta">Gray release</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="content" pt="md">
@@ -68,6 +70,9 @@ export function ConfigDetail() {
         </Tabs.Panel>
         <Tabs.Panel value="listeners" pt="md">
           <Listeners configKey={key} currentMd5={config?.md5} />
+        </Tabs.Panel>
+        <Tabs.Panel value="delivery" pt="md">
+          <Delivery configKey={key} currentMd5={config?.md5} />
         </Tabs.Panel>
         <Tabs.Panel value="beta" pt="md">
           {config && <GrayRelease config={config} writable={writable} onChanged={reload} />}
