@@ -113,6 +113,44 @@ class ConfigBadInputIT {
                 "still serving");
     }
 
+    @Test
+    void badDeliveryReportQueriesAreA400NamingTheField() throws Exception {
+        ServerProcess p = cluster.startStandalone("bad-delivery");
+        assertEquals(
+                200,
+                Http.postForm(p.httpAddress(), PATH, params("dataId", "d", "group", "G", "content", "c"))
+                        .status());
+        String md5 = "0123456789abcdef0123456789abcdef";
+        List<String[]> cases = List.of(
+                new String[] {"group=G", "dataId"},
+                new String[] {"dataId=a%2Fb&group=G", "dataId"},
+                new String[] {"dataId=d&group=g%20g", "group"},
+                new String[] {"dataId=d&group=G&md5=xyz", "md5"},
+                new String[] {"dataId=d&group=G&md5=" + md5.toUpperCase(java.util.Locale.ROOT), "md5"},
+                new String[] {"dataId=d&group=G&nid=0", "nid"},
+                new String[] {"dataId=d&group=G&nid=-5", "nid"},
+                new String[] {"dataId=d&group=G&nid=x", "nid"},
+                new String[] {"dataId=d&group=G&nid=1&md5=" + md5, "nid"},
+                new String[] {"dataId=d&group=G&tenant=a&namespaceId=b", "tenant"});
+        for (String[] c : cases) {
+            Http.Response r = Http.get(p.httpAddress(), "/lodestar/v1/cs/delivery?" + c[0]);
+            assertEquals(400, r.status(), c[0] + ": " + r.body());
+            assertTrue(r.body().contains(c[1]), c[0] + " should name '" + c[1] + "': " + r.body());
+        }
+        assertEquals(
+                404,
+                Http.get(p.httpAddress(), "/lodestar/v1/cs/delivery?dataId=none&group=G")
+                        .status());
+        assertEquals(
+                404,
+                Http.get(p.httpAddress(), "/lodestar/v1/cs/delivery?dataId=d&group=G&nid=999999999")
+                        .status());
+        assertEquals(
+                200,
+                Http.get(p.httpAddress(), "/lodestar/v1/cs/delivery?dataId=d&group=G")
+                        .status());
+    }
+
     static long revision(ServerProcess p) throws Exception {
         return Http.json(p.httpAddress(), "/lodestar/v1/cluster")
                 .get("revision")
