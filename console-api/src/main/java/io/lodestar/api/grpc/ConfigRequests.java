@@ -256,7 +256,9 @@ final class ConfigRequests implements AutoCloseable {
             // the client's full re-listen (every 3 minutes, and on reconnect) covers the rest; the
             // answer is only recorded, for the delivery report
             Notice sent = new Notice(md5, System.currentTimeMillis(), Notice.GRPC, null, null);
-            notices.put(key, sent);
+            if (keys.containsKey(key)) { // not for a key unlistened meanwhile: the record goes with the key
+                notices.put(key, sent);
+            }
             var unused = connection.push(notice, NOTICE_ACK_MS).whenComplete((ok, e) -> {
                 String why = e == null ? null : unanswered(e);
                 // only if no later notice replaced it, and the key is still listened to
