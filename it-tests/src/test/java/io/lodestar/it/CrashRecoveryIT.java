@@ -3,6 +3,7 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,13 +59,16 @@ class CrashRecoveryIT {
         // The entry being applied at the crash reached RocksDB and the Raft log: it is there, once.
         assertEquals(200, StandaloneServerIT.read(p, inFlight).status(), inFlight + " was written before the crash");
         long configs = acknowledged.size() + 1;
-        // The node writes its HTTP address into the store once, within a second of being ready: in
-        // the first life when the crash comes later, else in the second. Count it once it is there.
-        long memberAddressWrites = 1;
+        // The node writes its HTTP address and the group's id into the store once each, within a
+        // second of being ready: in the first life when the crash comes later, else in the second.
+        // Count them once they are there.
+        long nodeWrites = 2;
         p.awaitSettled();
-        long revision = Http.json(p.httpAddress(), "/lodestar/v1/cluster")
-                .get("revision")
-                .asLong();
-        assertEquals(configs + memberAddressWrites, revision, "each applied command counted exactly once");
+        Await.until(
+                Duration.ofSeconds(10),
+                "the group's id written",
+                () -> !p.view().path("clusterId").asText().isEmpty());
+        long revision = p.view().get("revision").asLong();
+        assertEquals(configs + nodeWrites, revision, "each applied command counted exactly once");
     }
 }

@@ -38,6 +38,7 @@ public final class HealthRoutes {
                     ClusterView v = store.cluster();
                     Readiness r = readiness.get();
                     Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("clusterId", store.clusterId());
                     body.put("self", v.self());
                     body.put("leader", v.leader());
                     body.put("term", v.term());

@@ -152,7 +152,10 @@ public final class MigrateCommand extends ClientCommand {
                 null,
                 Credentials.forUser(null, FROM_PASSWORD_ENV, "", java.util.Map.of()),
                 NacosV1Reader.LOGIN);
-        boolean v3 = probe.get(NacosV3Reader.STATE).send().status() != 404;
+        // Nacos 3 answers its state (or asks for a login); a 2.x server or Lodestar has no such route
+        // and answers 404 or, where another method's route matches the path, 405
+        int state = probe.get(NacosV3Reader.STATE).send().status();
+        boolean v3 = state / 100 == 2 || state == 401 || state == 403;
         LodestarClient client =
                 LodestarClient.of(List.of(from), null, credentials, v3 ? NacosV3Reader.LOGIN : NacosV1Reader.LOGIN);
         SourceHttp http = SourceHttp.over(client);
