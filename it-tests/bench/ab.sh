@@ -2,7 +2,12 @@
 # Side-by-side throughput of two server builds: each round starts a fresh standalone server from
 # jar A and from jar B in turn (the order alternating between rounds, so neither always runs on the
 # warmer or the quieter machine), runs the shared wrk-bench.sh scenarios against it, and stops it.
-# Prints one markdown table: every run's req/s per build, the medians, and B's median over A's.
+# Prints one markdown table: every run's req/s per build, the medians, B's median over A's, and
+# each build's median server CPU time per request (the server JVM's user + system time over the
+# recorded run, divided by the requests served: the figure a 2-core machine shared with the load
+# generator still compares). A scenario where B serves under 90 % of A's requests per second, or
+# spends over 110 % of A's CPU per request, is flagged, and the script then exits 1: the
+# regression guard to run before merging a change on a hot path (README.md beside this script).
 # On a 2-core machine figures drift by tens of percent within an hour; only builds compared in one
 # sitting compare.
 set -euo pipefail
@@ -63,8 +68,8 @@ for round in $(seq "$rounds"); do
         ready || { echo "build $build did not get ready; its log:" >&2; tail -20 "$work/server-$build-$round.log" >&2; exit 1; }
         # a short unrecorded run first, so that the JIT's start-up work is not in the recorded window
         "$bench/wrk-bench.sh" --addr 127.0.0.1:8848 --seconds 5 --scenario "$scenarios" >/dev/null 2>>"$work/wrk.err"
-        "$bench/wrk-bench.sh" --addr 127.0.0.1:8848 --seconds "$seconds" --scenario "$scenarios" 2>>"$work/wrk.err" \
-            | sed "s/^/$build /" >>"$work/results"
+        "$bench/wrk-bench.sh" --addr 127.0.0.1:8848 --seconds "$seconds" --scenario "$scenarios" \
+            --server-pid "$server" 2>>"$work/wrk.err" | sed "s/^/$build /" >>"$work/results"
         kill "$server"
         wait "$server" || true
         server=
@@ -75,17 +80,38 @@ done
 python3 - "$work/results" <<'EOF'
 import collections, json, statistics, sys
 runs = collections.defaultdict(list)
+cpu = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     build, record = line.split(' ', 1)
     r = json.loads(record)
     if r.get('errors', 0):
         print(f"warning: {r['scenario']} on build {build} had {r['errors']} errors", file=sys.stderr)
     runs[(r['scenario'], build)].append(r['ops_per_s'])
-print('| scenario | A runs (req/s) | A median | B runs (req/s) | B median | B / A |')
-print('|---|---|---:|---|---:|---:|')
+    if r.get('server_cpu_us_per_op') is not None:
+        cpu[(r['scenario'], build)].append(r['server_cpu_us_per_op'])
+print('| scenario | A runs (req/s) | A median | B runs (req/s) | B median | B / A | A CPU µs/req | B CPU µs/req | B / A | |')
+print('|---|---|---:|---|---:|---:|---:|---:|---:|---|')
+worse = []
 for scenario in dict.fromkeys(s for s, _ in runs):
     a, b = runs[(scenario, 'A')], runs[(scenario, 'B')]
     ma, mb = statistics.median(a), statistics.median(b)
+    ca, cb = cpu[(scenario, 'A')], cpu[(scenario, 'B')]
+    mca = statistics.median(ca) if ca else None
+    mcb = statistics.median(cb) if cb else None
+    cpu_ratio = mcb / mca if mca and mcb else None
+    flag = []
+    if mb / ma < 0.9:
+        flag.append('throughput')
+    if cpu_ratio is not None and cpu_ratio > 1.1:
+        flag.append('CPU')
+    if flag:
+        worse.append(f"{scenario} ({' and '.join(flag)})")
     fmt = lambda xs: ' / '.join(f'{x:,.0f}' for x in xs)
-    print(f'| {scenario} | {fmt(a)} | {ma:,.0f} | {fmt(b)} | {mb:,.0f} | {mb / ma:.2f} |')
+    num = lambda x: '?' if x is None else f'{x:,.1f}'
+    ratio = '?' if cpu_ratio is None else f'{cpu_ratio:.2f}'
+    mark = '**worse: ' + ', '.join(flag) + '**' if flag else ''
+    print(f'| {scenario} | {fmt(a)} | {ma:,.0f} | {fmt(b)} | {mb:,.0f} | {mb / ma:.2f} | {num(mca)} | {num(mcb)} | {ratio} | {mark} |')
+if worse:
+    print(f"\nB is more than 10 % worse than A on: {', '.join(worse)}", file=sys.stderr)
+    sys.exit(1)
 EOF
