@@ -3,7 +3,6 @@ package io.lodestar.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.List;
@@ -86,7 +85,7 @@ class ForceNewClusterIT {
         ConfigApi.assertReadable(survivor, acknowledged);
         assertEquals(200, ConfigApi.publish(survivor, "after-recovery", "back").status());
         assertEquals(
-                List.of(survivor.raftAddress()), memberAddresses(survivor.view()), "the survivor alone is the group");
+                List.of(survivor.raftAddress()), LodestarCluster.members(survivor), "the survivor alone is the group");
         assertTrue(contactAgeSeconds(survivor) < 2, "the leader-contact metric is back under 2 s");
 
         // a restart without the flag keeps the one-member group: the change is in the log
@@ -95,10 +94,10 @@ class ForceNewClusterIT {
 
         ServerProcess fresh1 = cluster.newMember("fresh1", List.of(survivor));
         fresh1.start();
-        addMember(survivor, fresh1);
+        LodestarCluster.addMember(survivor, fresh1);
         ServerProcess fresh2 = cluster.newMember("fresh2", List.of(survivor, fresh1));
         fresh2.start();
-        addMember(survivor, fresh2);
+        LodestarCluster.addMember(survivor, fresh2);
         List<ServerProcess> group = List.of(survivor, fresh1, fresh2);
         cluster.regroup(group);
         cluster.awaitConverged(Duration.ofSeconds(60));
@@ -109,30 +108,8 @@ class ForceNewClusterIT {
         }
         List<String> digests = group.stream().map(ConfigApi::configDigest).toList();
         assertEquals(1, digests.stream().distinct().count(), "identical configs on every member: " + digests);
-        assertEquals(3, memberAddresses(fresh2.view()).size());
+        assertEquals(3, LodestarCluster.members(fresh2).size());
         System.out.println(acknowledged.size() + " acknowledged configs on the new group of 3; dropped " + lost);
-    }
-
-    private static void addMember(ServerProcess via, ServerProcess member) {
-        // a change that outlived its answer's deadline may have committed: the group's view decides
-        Await.until(Duration.ofSeconds(60), member + " added to the group", () -> {
-            if (memberAddresses(via.view()).contains(member.raftAddress())) {
-                return true;
-            }
-            Http.postForm(
-                    via.httpAddress(),
-                    "/lodestar/v1/cluster/members",
-                    Http.params("address", member.raftAddress()),
-                    Duration.ofSeconds(20));
-            return memberAddresses(via.view()).contains(member.raftAddress());
-        });
-        member.awaitReady();
-    }
-
-    private static List<String> memberAddresses(JsonNode view) {
-        return java.util.stream.StreamSupport.stream(view.get("members").spliterator(), false)
-                .map(m -> m.get("address").asText())
-                .toList();
     }
 
     private static double contactAgeSeconds(ServerProcess p) throws Exception {

@@ -158,6 +158,31 @@ final class LodestarCluster implements AfterEachCallback {
         return p;
     }
 
+    /** The members {@code p} knows, by Raft address. */
+    static List<String> members(ServerProcess p) throws IOException {
+        List<String> out = new ArrayList<>();
+        p.view().get("members").forEach(m -> out.add(m.get("address").asText()));
+        return out;
+    }
+
+    /**
+     * Adds {@code member}, started, to the group through {@code via}, and waits until it is ready. A
+     * change that outlived its answer's deadline may have committed: the group's view decides.
+     */
+    static void addMember(ServerProcess via, ServerProcess member) {
+        Await.until(Duration.ofSeconds(60), member + " added to the group", () -> {
+            if (!members(via).contains(member.raftAddress())) {
+                Http.postForm(
+                        via.httpAddress(),
+                        "/lodestar/v1/cluster/members",
+                        Http.params("address", member.raftAddress()),
+                        Duration.ofSeconds(20));
+            }
+            return members(via).contains(member.raftAddress());
+        });
+        member.awaitReady();
+    }
+
     /** The group is now {@code group} (after members were dropped or added): what the other verbs act on. */
     void regroup(List<ServerProcess> group) {
         nodes = List.copyOf(group);

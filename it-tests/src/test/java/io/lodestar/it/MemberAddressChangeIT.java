@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.lodestar.kv.testing.Await;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,21 +48,11 @@ class MemberAddressChangeIT {
         ServerProcess moved = cluster.readdress(moving);
         assertNotEquals(oldAddress, moved.raftAddress());
         moved.start();
-        Await.until(Duration.ofSeconds(60), moved + " added to the group", () -> {
-            if (!members(leader).contains(moved.raftAddress())) {
-                Http.postForm(
-                        leader.httpAddress(),
-                        "/lodestar/v1/cluster/members",
-                        Http.params("address", moved.raftAddress()),
-                        Duration.ofSeconds(20));
-            }
-            return members(leader).contains(moved.raftAddress());
-        });
-        moved.awaitReady();
+        LodestarCluster.addMember(leader, moved);
         cluster.awaitConverged(Duration.ofSeconds(60));
 
-        assertEquals(3, members(moved).size());
-        assertFalse(members(moved).contains(oldAddress), "the old address is no member");
+        assertEquals(3, LodestarCluster.members(moved).size());
+        assertFalse(LodestarCluster.members(moved).contains(oldAddress), "the old address is no member");
         ConfigApi.assertReadable(moved, published);
         String sinceMove = moved.logText().substring(moved.logText().lastIndexOf("=== start "));
         assertFalse(sinceMove.contains("installed snapshot"), "it caught up from its own data, not a snapshot");
@@ -75,12 +62,5 @@ class MemberAddressChangeIT {
         assertEquals(1, digests.stream().distinct().count(), "identical configs on every member");
         System.out.println(moving.name + " moved from " + oldAddress + " to " + moved.raftAddress()
                 + " and rejoined with its data");
-    }
-
-    private static List<String> members(ServerProcess p) throws Exception {
-        JsonNode view = p.view();
-        return StreamSupport.stream(view.get("members").spliterator(), false)
-                .map(m -> m.get("address").asText())
-                .toList();
     }
 }

@@ -1,13 +1,13 @@
 package io.lodestar.api.snapshot;
 
 import io.javalin.Javalin;
+import io.lodestar.error.Failures;
 import io.lodestar.kv.KvStore;
 import io.lodestar.kv.StoreCheckpoint;
 import io.lodestar.kv.StoreUnavailableException;
 import io.lodestar.kv.backup.BackupFormat;
 import io.lodestar.kv.backup.BackupHeader;
 import java.time.Instant;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,11 +68,11 @@ public final class SnapshotRoutes {
     private static StoreCheckpoint checkpoint(KvStore store) throws InterruptedException {
         try {
             return store.checkpoint().get(CHECKPOINT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException | CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
+        } catch (ExecutionException e) {
+            if (Failures.cause(e) instanceof RuntimeException r) {
                 throw r;
             }
-            throw new StoreUnavailableException("the checkpoint failed: " + e.getCause(), e.getCause());
+            throw new StoreUnavailableException("the checkpoint failed: " + Failures.cause(e), e);
         } catch (TimeoutException e) {
             throw new StoreUnavailableException("no checkpoint within " + CHECKPOINT_TIMEOUT_SECONDS + " s", e);
         }

@@ -193,32 +193,31 @@ public final class LodestarClient {
      * target} is left as it was.
      */
     public Reply download(String path, java.nio.file.Path target) throws IOException, InterruptedException {
-        String bearer = token(false);
-        List<String> unreachable = new ArrayList<>();
-        for (URI server : serversFromCurrent()) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server + path))
-                    .timeout(REQUEST_TIMEOUT)
-                    .GET();
-            if (bearer != null) {
-                request.header("Authorization", "Bearer " + bearer);
-            }
-            try {
-                HttpResponse<byte[]> answer = http.send(
-                        request.build(),
-                        info -> info.statusCode() / 100 == 2
-                                ? HttpResponse.BodySubscribers.mapping(
-                                        HttpResponse.BodySubscribers.ofFile(target), file -> new byte[0])
-                                : HttpResponse.BodySubscribers.ofByteArray());
-                answeredBy(server);
-                return new Reply(answer.statusCode(), answer.body());
-            } catch (ConnectException | HttpConnectTimeoutException e) {
-                unreachable.add(server.getAuthority() + " (" + describe(e) + ")");
-            }
-        }
-        throw new CommandFailure(ExitCodes.FAILED, "cannot reach any server: " + String.join(", ", unreachable));
+        return send(
+                "GET",
+                path,
+                null,
+                token(false),
+                Map.of(),
+                info -> info.statusCode() / 100 == 2
+                        ? HttpResponse.BodySubscribers.mapping(
+                                HttpResponse.BodySubscribers.ofFile(target), file -> new byte[0])
+                        : HttpResponse.BodySubscribers.ofByteArray());
     }
 
     private Reply send(String method, String pathAndQuery, String form, String bearer, Map<String, String> headers)
+            throws IOException, InterruptedException {
+        return send(method, pathAndQuery, form, bearer, headers, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** Asks each server in turn until one answers; the body as {@code body} reads it. */
+    private Reply send(
+            String method,
+            String pathAndQuery,
+            String form,
+            String bearer,
+            Map<String, String> headers,
+            HttpResponse.BodyHandler<byte[]> body)
             throws IOException, InterruptedException {
         List<String> unreachable = new ArrayList<>();
         for (URI server : serversFromCurrent()) {
@@ -235,7 +234,7 @@ public final class LodestarClient {
             }
             headers.forEach(request::header);
             try {
-                HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> answer = http.send(request.build(), body);
                 answeredBy(server);
                 return new Reply(answer.statusCode(), answer.body());
             } catch (ConnectException | HttpConnectTimeoutException e) {
